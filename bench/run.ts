@@ -1,0 +1,667 @@
+/**
+ * Benchmark orchestrator: `npm run bench`.
+ *
+ * Starts the mock upstream, the bare proxy and the gateway as child processes, checks one request through each,
+ * then drives each of them with autocannon (from this process) at 16 and 64 connections, non-streaming and
+ * streaming: a warm-up run, then a measured run. Prints a table and the gateway/bare-proxy and gateway/direct
+ * ratios, and writes everything to .bench/results.json.
+ *
+ * Env:
+ *   BENCH_DURATION      seconds per measured run (default 8)
+ *   BENCH_WARMUP        seconds of warm-up before each measured run (default 2)
+ *   BENCH_GATEWAY_URL   e.g. http://127.0.0.1:8080 — use an already running gateway instead of spawning one
+ *                       (it must accept the custom host http://127.0.0.1:<mockPort>/v1; for a self-test of the
+ *                       harness, point it at a bare proxy)
+ * See docs/performance.md.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type Instance, type Result } from 'autocannon';
+import { MOCK_REPLY, makeChatRequest } from './shared.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
+const OUT_DIR = path.join(ROOT, '.bench');
+
+const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
+const CONNECTIONS = [16, 64] as const;
+const MODES = ['non-stream', 'stream'] as const;
+type Mode = (typeof MODES)[number];
+type TargetName = 'direct' | 'bare-proxy' | 'gateway';
+
+function envSeconds(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of seconds, got "${raw}"`);
+  return n;
+}
+
+const DURATION = envSeconds('BENCH_DURATION', 8);
+const WARMUP = envSeconds('BENCH_WARMUP', 2);
+const EXTERNAL_GATEWAY = process.env.BENCH_GATEWAY_URL?.replace(/\/+$/, '') || undefined;
+
+const BODIES: Record<Mode, string> = {
+  'non-stream': JSON.stringify(makeChatRequest(false)),
+  stream: JSON.stringify(makeChatRequest(true)),
+};
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ---------------------------------------------------------------------------------------------------------------
+// Child processes: tracked so they are always killed, on success, on error, on Ctrl-C and on process exit.
+
+interface Child {
+  name: string;
+  proc: ChildProcess;
+  logFile?: string;
+}
+
+const children: Child[] = [];
+let tempDataDir: string | undefined;
+let currentRun: Instance | undefined;
+
+function alive(proc: ChildProcess): boolean {
+  return proc.exitCode === null && proc.signalCode === null;
+}
+
+function killAll(signal: NodeJS.Signals): void {
+  for (const c of children) {
+    if (alive(c.proc)) {
+      try {
+        c.proc.kill(signal);
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
+function waitExit(proc: ChildProcess): Promise<void> {
+  if (!alive(proc)) return Promise.resolve();
+  return new Promise((resolve) => proc.once('exit', () => resolve()));
+}
+
+async function stopAll(): Promise<void> {
+  currentRun?.stop();
+  killAll('SIGTERM');
+  await Promise.race([Promise.all(children.map((c) => waitExit(c.proc))), sleep(3000)]);
+  killAll('SIGKILL');
+}
+
+function removeTempDir(): void {
+  if (!tempDataDir) return;
+  try {
+    fs.rmSync(tempDataDir, { recursive: true, force: true });
+  } catch {
+    // best effort
+  }
+  tempDataDir = undefined;
+}
+
+process.on('exit', () => {
+  killAll('SIGKILL');
+  removeTempDir();
+});
+
+let shuttingDown = false;
+function onSignal(signal: NodeJS.Signals, code: number): void {
+  if (shuttingDown) {
+    killAll('SIGKILL');
+    process.exit(code);
+  }
+  shuttingDown = true;
+  console.error(`\n${signal}: stopping child processes...`);
+  void stopAll().finally(() => process.exit(code));
+}
+process.on('SIGINT', () => onSignal('SIGINT', 130));
+process.on('SIGTERM', () => onSignal('SIGTERM', 143));
+
+function tail(file: string | undefined, lines = 40): string {
+  if (!file) return '';
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** Spawns one of the bench/*.ts helpers and waits for the {"port":N} line it prints once listening. */
+function startHelper(name: string, script: string, args: string[] = []): Promise<{ port: number; pid: number }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(BENCH_DIR, script), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_EXIT_ON_STDIN_END: '1' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  children.push({ name, proc });
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    let done = false;
+    const timer = setTimeout(() => finish(new Error(`${name}: no port announced within 30 s`)), 30_000);
+    function finish(err: Error | null, port?: number): void {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (err) reject(err);
+      else resolve({ port: port!, pid: proc.pid! });
+    }
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      if (done) return; // keep draining so the child never blocks on a full pipe
+      buf += chunk.toString('utf8');
+      const nl = buf.indexOf('\n');
+      if (nl === -1) return;
+      try {
+        const port = (JSON.parse(buf.slice(0, nl)) as { port?: unknown }).port;
+        if (typeof port !== 'number') throw new Error('no numeric "port"');
+        finish(null, port);
+      } catch (err) {
+        finish(new Error(`${name}: bad announce line ${JSON.stringify(buf.slice(0, nl))}: ${(err as Error).message}`));
+      }
+    });
+    proc.once('error', (err) => finish(err));
+    proc.once('exit', (code, signal) => finish(new Error(`${name} exited early (code ${code}, signal ${signal})`)));
+  });
+}
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}
+
+async function startGateway(): Promise<{ url: string; pid: number; child: Child }> {
+  const port = await freePort();
+  tempDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-'));
+  const logFile = path.join(OUT_DIR, 'gateway.log');
+  const logFd = fs.openSync(logFile, 'w');
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      GATEWAY_DATA_DIR: tempDataDir,
+      GATEWAY_ADMIN_API_KEY: ADMIN_KEY,
+      GATEWAY_CUSTOM_HOST_ALLOWLIST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', logFd, logFd],
+  });
+  fs.closeSync(logFd);
+  const child: Child = { name: 'gateway', proc, logFile };
+  children.push(child);
+  const url = `http://127.0.0.1:${port}`;
+
+  let spawnError: Error | undefined;
+  proc.once('error', (err) => (spawnError = err));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (spawnError) throw spawnError;
+    if (!alive(proc)) {
+      throw new Error(
+        `gateway exited before /health answered (code ${proc.exitCode}, signal ${proc.signalCode}). ` +
+          `Last lines of ${logFile}:\n${tail(logFile)}`,
+      );
+    }
+    try {
+      const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) });
+      await res.arrayBuffer();
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`gateway /health did not answer 200 within 60 s. Last lines of ${logFile}:\n${tail(logFile)}`);
+    }
+    await sleep(100);
+  }
+  return { url, pid: proc.pid!, child };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Process stats from /proc (Linux); null elsewhere.
+
+const CLK_TCK = 100; // USER_HZ; 100 on every mainstream Linux build
+
+function procStatusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** utime + stime of a process, in seconds. */
+function procCpuSeconds(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // after "pid (comm) ", field index 0 is state (3rd field); utime is the 14th field, stime the 15th
+    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+  } catch {
+    return null;
+  }
+}
+
+const mib = (kib: number | null): number | null => (kib === null ? null : Math.round((kib / 1024) * 10) / 10);
+
+class RssSampler {
+  maxKiB: number | null = null;
+  private timer: NodeJS.Timeout | undefined;
+  constructor(private readonly pid: number | undefined) {}
+  start(): void {
+    if (this.pid === undefined) return;
+    this.sample();
+    this.timer = setInterval(() => this.sample(), 250);
+  }
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.sample();
+  }
+  private sample(): void {
+    if (this.pid === undefined) return;
+    const kib = procStatusKiB(this.pid, 'VmRSS');
+    if (kib !== null && (this.maxKiB === null || kib > this.maxKiB)) this.maxKiB = kib;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Targets, smoke check, runs.
+
+interface Target {
+  name: TargetName;
+  url: string; // full URL of the chat completions endpoint
+  headers: Record<string, string>;
+  pid?: number; // the process serving this target, for CPU and RSS figures
+}
+
+function checkResponse(target: Target, mode: Mode, status: number, contentType: string, text: string): void {
+  const fail = (why: string): never => {
+    throw new Error(
+      `smoke check failed for ${target.name} (${mode}, ${target.url}): ${why}\n` +
+        `status ${status}, content-type ${contentType || '(none)'}, body: ${text.slice(0, 800)}`,
+    );
+  };
+  if (status !== 200) fail('status is not 200');
+  if (mode === 'non-stream') {
+    let json: { choices?: { message?: { content?: unknown } }[] };
+    try {
+      json = JSON.parse(text) as typeof json;
+    } catch {
+      return fail('body is not JSON');
+    }
+    if (json.choices?.[0]?.message?.content !== MOCK_REPLY) fail("choices[0].message.content is not the mock's reply");
+    return;
+  }
+  if (!contentType.includes('text/event-stream')) fail('content-type is not text/event-stream');
+  const data = text
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).trim());
+  if (data[data.length - 1] !== '[DONE]') fail('stream does not end with data: [DONE]');
+  let content = '';
+  for (const d of data.slice(0, -1)) {
+    try {
+      const chunk = JSON.parse(d) as { choices?: { delta?: { content?: unknown } }[] };
+      const piece = chunk.choices?.[0]?.delta?.content;
+      if (typeof piece === 'string') content += piece;
+    } catch {
+      fail(`stream event is not JSON: ${d.slice(0, 200)}`);
+    }
+  }
+  if (content !== MOCK_REPLY) fail(`concatenated deltas ${JSON.stringify(content)} are not the mock's reply`);
+}
+
+async function smokeCheck(target: Target): Promise<void> {
+  for (const mode of MODES) {
+    const res = await fetch(target.url, {
+      method: 'POST',
+      headers: target.headers,
+      body: BODIES[mode],
+      signal: AbortSignal.timeout(15_000),
+    });
+    const text = await res.text();
+    checkResponse(target, mode, res.status, res.headers.get('content-type') ?? '', text);
+  }
+  console.log(`  ok  ${target.name.padEnd(10)} ${target.url}`);
+}
+
+interface RunResult {
+  target: TargetName;
+  connections: number;
+  mode: Mode;
+  durationSec: number;
+  requestsPerSec: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  latencyMeanMs: number;
+  latencyMaxMs: number;
+  /** autocannon's own p99, whole milliseconds; kept as a cross-check of the precise figure. */
+  autocannonLatencyP99Ms: number;
+  completedRequests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  /** CPU used by the process serving the target during the measured run, % of one core. */
+  targetCpuPct: number | null;
+  /** CPU used by this process (autocannon) during the measured run, % of one core. */
+  loadgenCpuPct: number | null;
+  targetMaxRssMiB: number | null;
+}
+
+/**
+ * Per-response latencies at full precision. autocannon's own histogram stores whole milliseconds, too coarse for
+ * sub-millisecond p50s and for the gateway-minus-bare-proxy difference; its 'response' event carries the
+ * hrtime-based float value, which is what we record (2xx only, as autocannon does).
+ */
+class LatencyRecorder {
+  private buf = new Float64Array(1 << 16);
+  private n = 0;
+  add(ms: number): void {
+    if (this.n === this.buf.length) {
+      const bigger = new Float64Array(this.buf.length * 2);
+      bigger.set(this.buf);
+      this.buf = bigger;
+    }
+    this.buf[this.n++] = ms;
+  }
+  get count(): number {
+    return this.n;
+  }
+  summary(): { p50: number; p99: number; mean: number; max: number } | null {
+    if (this.n === 0) return null;
+    const sorted = this.buf.slice(0, this.n).sort();
+    const at = (p: number): number => sorted[Math.min(this.n - 1, Math.max(0, Math.ceil((p / 100) * this.n) - 1))]!;
+    let sum = 0;
+    for (const v of sorted) sum += v;
+    return { p50: at(50), p99: at(99), mean: sum / this.n, max: sorted[this.n - 1]! };
+  }
+}
+
+async function autocannonRun(
+  target: Target,
+  connections: number,
+  mode: Mode,
+  duration: number,
+  latencies?: LatencyRecorder,
+): Promise<Result> {
+  const instance = autocannon({
+    url: target.url,
+    method: 'POST',
+    headers: target.headers,
+    body: BODIES[mode],
+    connections,
+    duration,
+    pipelining: 1,
+    timeout: 10,
+  });
+  if (latencies) {
+    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      if (status >= 200 && status < 300) latencies.add(ms);
+    });
+  }
+  currentRun = instance;
+  try {
+    return await instance;
+  } finally {
+    currentRun = undefined;
+  }
+}
+
+async function measure(target: Target, connections: number, mode: Mode): Promise<RunResult> {
+  await autocannonRun(target, connections, mode, WARMUP);
+  await sleep(200);
+
+  const sampler = new RssSampler(target.pid);
+  const cpu0 = target.pid === undefined ? null : procCpuSeconds(target.pid);
+  const self0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  const latencies = new LatencyRecorder();
+  sampler.start();
+  const r = await autocannonRun(target, connections, mode, DURATION, latencies);
+  sampler.stop();
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  const cpu1 = target.pid === undefined ? null : procCpuSeconds(target.pid);
+  const self = process.cpuUsage(self0);
+
+  const statusCodes: Record<string, number> = {};
+  for (const [code, { count }] of Object.entries(r.statusCodeStats)) statusCodes[code] = count;
+  const round = (n: number, d = 2): number => Math.round(n * 10 ** d) / 10 ** d;
+  const lat = latencies.summary() ?? { p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.mean, max: r.latency.max };
+  return {
+    target: target.name,
+    connections,
+    mode,
+    durationSec: DURATION,
+    requestsPerSec: round(r.requests.mean, 1),
+    latencyP50Ms: round(lat.p50, 3),
+    latencyP99Ms: round(lat.p99, 3),
+    latencyMeanMs: round(lat.mean, 3),
+    latencyMaxMs: round(lat.max, 3),
+    autocannonLatencyP99Ms: r.latency.p99,
+    completedRequests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    statusCodes,
+    targetCpuPct: cpu0 === null || cpu1 === null ? null : round(((cpu1 - cpu0) / wall) * 100, 0),
+    loadgenCpuPct: round(((self.user + self.system) / 1e6 / wall) * 100, 0),
+    targetMaxRssMiB: mib(sampler.maxKiB),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Output.
+
+function table(headers: string[], rows: (string | number | null)[][]): string {
+  const cells = rows.map((row) => row.map((c) => (c === null ? '-' : String(c))));
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
+  const line = (r: string[]): string => r.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
+}
+
+interface Ratio {
+  connections: number;
+  mode: Mode;
+  gatewayOverBareRps: number | null;
+  gatewayMinusBareP99Ms: number | null;
+  gatewayMinusBareP50Ms: number | null;
+  gatewayOverDirectRps: number | null;
+}
+
+function ratios(runs: RunResult[]): Ratio[] {
+  const find = (t: TargetName, c: number, m: Mode): RunResult | undefined =>
+    runs.find((r) => r.target === t && r.connections === c && r.mode === m);
+  const out: Ratio[] = [];
+  for (const connections of CONNECTIONS) {
+    for (const mode of MODES) {
+      const gw = find('gateway', connections, mode);
+      const bare = find('bare-proxy', connections, mode);
+      const direct = find('direct', connections, mode);
+      const div = (a?: number, b?: number): number | null =>
+        a === undefined || b === undefined || b === 0 ? null : Math.round((a / b) * 1000) / 1000;
+      const sub = (a?: number, b?: number): number | null =>
+        a === undefined || b === undefined ? null : Math.round((a - b) * 100) / 100;
+      out.push({
+        connections,
+        mode,
+        gatewayOverBareRps: div(gw?.requestsPerSec, bare?.requestsPerSec),
+        gatewayMinusBareP99Ms: sub(gw?.latencyP99Ms, bare?.latencyP99Ms),
+        gatewayMinusBareP50Ms: sub(gw?.latencyP50Ms, bare?.latencyP50Ms),
+        gatewayOverDirectRps: div(gw?.requestsPerSec, direct?.requestsPerSec),
+      });
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  fs.mkdirSync(OUT_DIR, { recursive: true });
+  const runsTotal = 3 * CONNECTIONS.length * MODES.length;
+  console.log(
+    `bench: ${os.cpus().length} CPUs, node ${process.version}; ${runsTotal} runs of ${WARMUP} s warm-up + ${DURATION} s ` +
+      `measured (~${Math.ceil((runsTotal * (WARMUP + DURATION + 0.5)) / 60)} min)`,
+  );
+  console.log(`request body: ${Buffer.byteLength(BODIES['non-stream'])} bytes\n`);
+
+  const mock = await startHelper('mock-upstream', 'mock-upstream.ts');
+  const mockOrigin = `http://127.0.0.1:${mock.port}`;
+  const bare = await startHelper('bare-proxy', 'bare-proxy.ts', [mockOrigin]);
+  console.log(`mock upstream  pid ${mock.pid}  ${mockOrigin}`);
+  console.log(`bare proxy     pid ${bare.pid}  http://127.0.0.1:${bare.port}`);
+
+  let gatewayUrl: string;
+  let gatewayPid: number | undefined;
+  if (EXTERNAL_GATEWAY) {
+    gatewayUrl = EXTERNAL_GATEWAY;
+    console.log(`gateway        external (BENCH_GATEWAY_URL)  ${gatewayUrl}`);
+  } else {
+    const t0 = Date.now();
+    const gw = await startGateway();
+    gatewayUrl = gw.url;
+    gatewayPid = gw.pid;
+    console.log(`gateway        pid ${gw.pid}  ${gw.url}  (healthy after ${Date.now() - t0} ms, log: .bench/gateway.log)`);
+  }
+
+  const plain = { 'content-type': 'application/json', authorization: 'Bearer sk-bench' };
+  const targets: Target[] = [
+    { name: 'direct', url: `${mockOrigin}/v1/chat/completions`, headers: plain, pid: mock.pid },
+    { name: 'bare-proxy', url: `http://127.0.0.1:${bare.port}/v1/chat/completions`, headers: plain, pid: bare.pid },
+    {
+      name: 'gateway',
+      url: `${gatewayUrl}/v1/chat/completions`,
+      headers: {
+        ...plain,
+        'x-gateway-api-key': ADMIN_KEY,
+        'x-gateway-provider': 'openai',
+        'x-gateway-custom-host': `${mockOrigin}/v1`,
+      },
+      ...(gatewayPid === undefined ? {} : { pid: gatewayPid }),
+    },
+  ];
+
+  console.log('\nsmoke check (one non-streaming and one streaming request per target):');
+  for (const t of targets) await smokeCheck(t);
+
+  const gatewayIdleRss = gatewayPid === undefined ? null : procStatusKiB(gatewayPid, 'VmRSS');
+  const runs: RunResult[] = [];
+  console.log('\nruns:');
+  // Targets are interleaved per (connections, mode) so the runs being compared sit close together in time and
+  // drift in background load skews the ratios less.
+  for (const connections of CONNECTIONS) {
+    for (const mode of MODES) {
+      for (const target of targets) {
+        const r = await measure(target, connections, mode);
+        runs.push(r);
+        const bad = r.non2xx + r.errors + r.timeouts > 0 ? `  !! non2xx ${r.non2xx} errors ${r.errors} timeouts ${r.timeouts}` : '';
+        console.log(
+          `  ${target.name.padEnd(10)} c=${String(connections).padEnd(3)} ${mode.padEnd(10)} ` +
+            `${r.requestsPerSec.toFixed(0).padStart(7)} req/s  p50 ${r.latencyP50Ms.toFixed(2)} ms  p99 ${r.latencyP99Ms.toFixed(2)} ms${bad}`,
+        );
+        await sleep(300);
+      }
+    }
+  }
+
+  const memory = {
+    gateway:
+      gatewayPid === undefined
+        ? null
+        : {
+            idleRssMiB: mib(gatewayIdleRss),
+            peakRssMiB: mib(procStatusKiB(gatewayPid, 'VmHWM')),
+            maxSampledRssMiB: Math.max(...runs.filter((r) => r.target === 'gateway').map((r) => r.targetMaxRssMiB ?? 0)) || null,
+          },
+    bareProxy: { peakRssMiB: mib(procStatusKiB(bare.pid, 'VmHWM')) },
+    mockUpstream: { peakRssMiB: mib(procStatusKiB(mock.pid, 'VmHWM')) },
+  };
+  const rat = ratios(runs);
+  const order = (r: RunResult): number => targets.findIndex((t) => t.name === r.target);
+  runs.sort((a, b) => order(a) - order(b) || a.connections - b.connections || MODES.indexOf(a.mode) - MODES.indexOf(b.mode));
+
+  console.log('\nresults (req/s = autocannon mean of per-second samples; latency is time to the full response):\n');
+  console.log(
+    table(
+      ['target', 'conns', 'mode', 'req/s', 'p50 ms', 'p99 ms', 'non2xx', 'errors', 'target CPU%', 'loadgen CPU%', 'max RSS MiB'],
+      runs.map((r) => [
+        r.target,
+        r.connections,
+        r.mode,
+        r.requestsPerSec.toFixed(0),
+        r.latencyP50Ms.toFixed(2),
+        r.latencyP99Ms.toFixed(2),
+        r.non2xx,
+        r.errors + r.timeouts,
+        r.targetCpuPct,
+        r.loadgenCpuPct,
+        r.targetMaxRssMiB,
+      ]),
+    ),
+  );
+  console.log('\nratios:\n');
+  console.log(
+    table(
+      ['conns', 'mode', '', 'gw/bare req/s', 'gw-bare p99 ms', 'gw-bare p50 ms', 'gw/direct req/s'],
+      rat.map((x) => [x.connections, x.mode, '', x.gatewayOverBareRps, x.gatewayMinusBareP99Ms, x.gatewayMinusBareP50Ms, x.gatewayOverDirectRps]),
+    ),
+  );
+  for (const x of rat.filter((x) => x.connections === 16)) {
+    console.log(
+      `\nheadline (16 connections, ${x.mode}): gateway/bare-proxy throughput ${x.gatewayOverBareRps ?? '-'}, ` +
+        `p99 gateway - bare proxy ${x.gatewayMinusBareP99Ms ?? '-'} ms, gateway/direct throughput ${x.gatewayOverDirectRps ?? '-'}`,
+    );
+  }
+  console.log(
+    `\nmemory: gateway ${memory.gateway ? `idle ${memory.gateway.idleRssMiB} MiB, peak (VmHWM) ${memory.gateway.peakRssMiB} MiB` : 'n/a (external)'}; ` +
+      `bare proxy peak ${memory.bareProxy.peakRssMiB} MiB; mock peak ${memory.mockUpstream.peakRssMiB} MiB`,
+  );
+
+  const failures = runs.filter((r) => r.non2xx + r.errors + r.timeouts > 0);
+  if (failures.length > 0) {
+    console.warn(`\nWARNING: ${failures.length} run(s) had non-2xx responses, errors or timeouts; their figures are suspect.`);
+  }
+
+  const results = {
+    generatedAt: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, platform: process.platform, node: process.version },
+    method: {
+      durationSec: DURATION,
+      warmupSec: WARMUP,
+      connections: [...CONNECTIONS],
+      pipelining: 1,
+      requestBodyBytes: { 'non-stream': Buffer.byteLength(BODIES['non-stream']), stream: Buffer.byteLength(BODIES.stream) },
+      gateway: EXTERNAL_GATEWAY ? { external: EXTERNAL_GATEWAY } : { spawned: 'node --import tsx src/main.ts' },
+    },
+    runs,
+    ratios: rat,
+    memory,
+  };
+  const outFile = path.join(OUT_DIR, 'results.json');
+  fs.writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nwrote ${path.relative(ROOT, outFile)}`);
+}
+
+main()
+  .then(async () => {
+    await stopAll();
+    process.exit(0);
+  })
+  .catch(async (err: unknown) => {
+    console.error(`\nbench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    await stopAll();
+    process.exit(1);
+  });

@@ -1,0 +1,63 @@
+/** Assembles the Fastify app from its dependencies: plugins and routes, no logic. */
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { KeyResolver } from './auth/key-resolver.ts';
+import type { KvStore } from './kv/store.ts';
+import type { Metrics } from './metrics/metrics.ts';
+import type { ProviderRegistry } from './providers/registry.ts';
+import type { Database } from './storage/database.ts';
+import type { UpstreamClient } from './upstream/client.ts';
+import type { Allowlist, LookupAll } from './upstream/ssrf-guard.ts';
+import './http/types.ts';
+import { registerAuth } from './http/plugins/auth.ts';
+import { registerBodyParsers } from './http/plugins/body-parsers.ts';
+import { registerErrorHandling } from './http/plugins/errors.ts';
+import { registerInferenceRoutes } from './http/routes/inference.ts';
+import { registerModelsRoute } from './http/routes/models.ts';
+import { registerOperationsRoutes } from './http/routes/operations.ts';
+import { registerProxyRoutes } from './http/routes/proxy.ts';
+
+export interface AppDeps {
+  database: Database;
+  kv: KvStore;
+  keys: KeyResolver;
+  registry: ProviderRegistry;
+  upstream: UpstreamClient;
+  allowlist: Allowlist;
+  metrics: Metrics;
+  logger?: Logger;
+  lookup?: LookupAll;
+  newTraceId?: () => string;
+  /** largest request body accepted, in bytes */
+  bodyLimit?: number;
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    // per-request access lines are the request log's job, written off the hot path
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: deps.bodyLimit ?? 50 * 1024 * 1024,
+    return503OnClosing: true,
+    requestIdHeader: false,
+    genReqId: () => randomUUID(),
+  }) as unknown as FastifyInstance;
+  app.decorateRequest('gateway', undefined);
+  registerBodyParsers(app);
+  registerErrorHandling(app);
+  registerAuth(app, deps.keys);
+
+  const forwardDeps = {
+    registry: deps.registry,
+    allowlist: deps.allowlist,
+    upstream: deps.upstream,
+    newTraceId: deps.newTraceId ?? randomUUID,
+    ...(deps.lookup ? { lookup: deps.lookup } : {}),
+  };
+  registerOperationsRoutes(app, deps);
+  registerInferenceRoutes(app, forwardDeps);
+  registerModelsRoute(app, forwardDeps);
+  registerProxyRoutes(app, forwardDeps);
+  return app;
+}

@@ -1,0 +1,90 @@
+/**
+ * API key -> Principal, cached in process so the hot path does not touch the database on every request.
+ * Invariants: only the SHA-256 of a secret is used as a cache key or a query parameter; a cached entry lives
+ * at most `ttlMs`; `invalidate()` (called on revoke/rotate/update, and on a cross-node invalidation message)
+ * drops entries at once; a revoked or expired key is never returned.
+ */
+import { LRUCache } from 'lru-cache';
+import type { Principal } from '../core/context.ts';
+import type { Db } from '../storage/database.ts';
+import { findApiKeyByHash } from '../storage/repositories/api-keys.ts';
+import { defaultWorkspace } from '../storage/repositories/organisations.ts';
+import { hashApiKey } from './secrets.ts';
+
+export interface KeyResolver {
+  resolve(secret: string): Promise<Principal | null>;
+  /** drop one key's entry (by hash) or, without an argument, all of them */
+  invalidate(keyHash?: string): void;
+}
+
+export interface KeyResolverOptions {
+  db: Db;
+  now?: () => number;
+  ttlMs?: number;
+  /** unknown keys are remembered briefly so a flood of bad keys cannot hammer the database */
+  negativeTtlMs?: number;
+  maxEntries?: number;
+}
+
+type Entry = { principal: Principal | null };
+
+export function createKeyResolver(options: KeyResolverOptions): KeyResolver {
+  const now = options.now ?? Date.now;
+  const ttlMs = options.ttlMs ?? 30_000;
+  const negativeTtlMs = options.negativeTtlMs ?? 5_000;
+  const cache = new LRUCache<string, Entry>({ max: options.maxEntries ?? 50_000, perf: { now } });
+  /** concurrent misses for the same key share one query */
+  const inflight = new Map<string, Promise<Principal | null>>();
+  /** bumped by invalidate(): a load that started before an invalidation must not be cached */
+  let generation = 0;
+
+  async function load(keyHash: string): Promise<Principal | null> {
+    const row = await findApiKeyByHash(options.db, keyHash);
+    if (!row || row.status !== 'active') return null;
+    let workspaceId = row.workspaceId;
+    if (!workspaceId) {
+      const workspace = await defaultWorkspace(options.db, row.organisationId);
+      if (!workspace) return null;
+      workspaceId = workspace.id;
+    }
+    return {
+      keyId: row.id,
+      keyType: row.type === 'workspace' ? 'workspace' : 'organisation',
+      organisationId: row.organisationId,
+      workspaceId,
+      scopes: Object.freeze([...row.scopes]),
+      role: row.role,
+      userId: row.userId,
+      expiresAt: row.expiresAt ? row.expiresAt.getTime() : null,
+    };
+  }
+
+  function usable(principal: Principal | null): Principal | null {
+    if (!principal) return null;
+    if (principal.expiresAt !== null && principal.expiresAt <= now()) return null;
+    return principal;
+  }
+
+  return {
+    async resolve(secret: string) {
+      const keyHash = hashApiKey(secret);
+      const cached = cache.get(keyHash);
+      if (cached) return usable(cached.principal);
+      let pending = inflight.get(keyHash);
+      if (!pending) {
+        const startedAt = generation;
+        pending = load(keyHash).finally(() => inflight.delete(keyHash));
+        inflight.set(keyHash, pending);
+        const principal = await pending;
+        if (startedAt === generation) cache.set(keyHash, { principal }, { ttl: principal ? ttlMs : negativeTtlMs });
+        return usable(principal);
+      }
+      return usable(await pending);
+    },
+    invalidate(keyHash?: string) {
+      generation += 1;
+      if (keyHash === undefined) cache.clear();
+      else cache.delete(keyHash);
+    },
+  };
+}

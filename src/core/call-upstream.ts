@@ -1,0 +1,98 @@
+/**
+ * One upstream attempt: build the provider request, add the forwarded client headers, send it, and bound it by
+ * the request timeout and the client's connection. The timer keeps running while a streamed body is read, and
+ * the caller must call `done()` once the body is consumed or abandoned.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
+import type { GatewayHeaders } from './context.ts';
+import { GatewayError, badGateway, invalidParam, requestTimeout } from './errors.ts';
+import type { InferenceCall, ProviderAdapter, ProviderTarget, UpstreamRequest } from '../providers/contract.ts';
+import type { UpstreamClient } from '../upstream/client.ts';
+import { CUSTOM_HOST_BLOCKED_CODE } from '../upstream/ssrf-guard.ts';
+
+/** Never forwarded, even when named in x-gateway-forward-headers. */
+const NEVER_FORWARD = new Set([
+  'x-gateway-api-key',
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-authorization',
+  'proxy-connection',
+]);
+
+export interface UpstreamAttempt {
+  request: UpstreamRequest;
+  response: Dispatcher.ResponseData;
+  /** aborts the upstream call if still running and clears the timer */
+  done(): void;
+  /** true once the request timeout fired */
+  timedOut(): boolean;
+}
+
+export function forwardedHeaders(headers: GatewayHeaders, clientHeaders: IncomingHttpHeaders): Record<string, string> {
+  const forwarded: Record<string, string> = {};
+  for (const name of headers.forwardHeaders) {
+    if (NEVER_FORWARD.has(name)) {
+      throw invalidParam('x-gateway-forward-headers', `Header ${name} cannot be forwarded.`, 'invalid_header');
+    }
+    const value = clientHeaders[name];
+    if (value !== undefined) forwarded[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return forwarded;
+}
+
+export async function callUpstream(
+  client: UpstreamClient,
+  adapter: ProviderAdapter,
+  target: ProviderTarget,
+  call: InferenceCall,
+  options: { headers: GatewayHeaders; clientHeaders: IncomingHttpHeaders; clientSignal: AbortSignal },
+): Promise<UpstreamAttempt> {
+  const request = adapter.buildRequest(call, target);
+  Object.assign(request.headers, forwardedHeaders(options.headers, options.clientHeaders));
+
+  const controller = new AbortController();
+  let timedOut = false;
+  const timeoutMs = options.headers.requestTimeoutMs;
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort(requestTimeout(timeoutMs));
+        }, timeoutMs);
+  const onClientGone = () => controller.abort(new Error('client disconnected'));
+  if (options.clientSignal.aborted) onClientGone();
+  else options.clientSignal.addEventListener('abort', onClientGone, { once: true });
+
+  const done = () => {
+    if (timer) clearTimeout(timer);
+    options.clientSignal.removeEventListener('abort', onClientGone);
+    if (!controller.signal.aborted) controller.abort(new Error('upstream call finished'));
+  };
+
+  try {
+    const response = await client.send(request, { customHost: target.customHost, signal: controller.signal });
+    return { request, response, done, timedOut: () => timedOut };
+  } catch (error) {
+    done();
+    if (timedOut && timeoutMs !== undefined) throw requestTimeout(timeoutMs);
+    throw toGatewayError(error, target);
+  }
+}
+
+export function toGatewayError(error: unknown, target: ProviderTarget): GatewayError {
+  if (error instanceof GatewayError) return error;
+  const code = (error as { code?: string } | null)?.code;
+  if (code === CUSTOM_HOST_BLOCKED_CODE) {
+    return invalidParam('x-gateway-custom-host', 'The custom host resolves to a blocked address.', 'custom_host_blocked');
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return badGateway(`Could not reach provider "${target.provider}": ${reason}`, 'upstream_unreachable');
+}

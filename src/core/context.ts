@@ -1,0 +1,45 @@
+/** The typed request context: every x-gateway-* header parsed once, read everywhere after. */
+export interface Principal {
+  keyId: string;
+  /** 'organisation' (admin key) or 'workspace' */
+  keyType: 'organisation' | 'workspace';
+  organisationId: string;
+  /** the workspace inference is attributed to: the key's own, or the default workspace for admin keys */
+  workspaceId: string;
+  scopes: readonly string[];
+  role: string | null;
+  userId: string | null;
+  expiresAt: number | null;
+}
+
+export interface TraceContext {
+  traceId: string;
+  spanId: string | undefined;
+  parentSpanId: string | undefined;
+  spanName: string | undefined;
+}
+
+export interface GatewayHeaders {
+  trace: TraceContext;
+  metadata: Record<string, unknown>;
+  /** provider name; `@slug` is kept in providerSlug instead */
+  provider: string | undefined;
+  providerSlug: string | undefined;
+  virtualKey: string | undefined;
+  config: string | undefined;
+  customHost: string | undefined;
+  /** the provider token from `Authorization: Bearer <token>` */
+  providerToken: string | undefined;
+  cacheForceRefresh: boolean;
+  cacheNamespace: string | undefined;
+  requestTimeoutMs: number | undefined;
+  fetchIntegratedModels: boolean | undefined;
+  /** lower-cased names of client headers forwarded unprocessed to the provider */
+  forwardHeaders: readonly string[];
+  /** lower-cased header names masked in logs (request, response, trace) */
+  sensitiveHeaders: readonly string[];
+  /** x-gateway-<cloud>-* headers keyed by their suffix, e.g. `azure-resource-name` */
+  cloud: Readonly<Record<string, string>>;
+  /** x-gateway-strict-reference-compliance; undefined means the default (strict) */
+  strictReferenceCompliance: boolean | undefined;
+}

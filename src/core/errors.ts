@@ -1,0 +1,83 @@
+/**
+ * The error catalog. Every error the gateway itself raises is a GatewayError with an HTTP status and the
+ * OpenAI error shape's fields, so every OpenAI-compatible client shows the message.
+ * The catalog entries are pinned by test/error-catalog.test.ts.
+ */
+export type ErrorType =
+  | 'invalid_request_error'
+  | 'authentication_error'
+  | 'permission_error'
+  | 'not_found_error'
+  | 'conflict_error'
+  | 'rate_limit_error'
+  | 'timeout_error'
+  | 'upstream_error'
+  | 'not_implemented_error'
+  | 'server_error';
+
+export interface ErrorBody {
+  error: { message: string; type: string; param: string | null; code: string | null };
+}
+
+export class GatewayError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+  readonly code: string | null;
+  readonly param: string | null;
+
+  constructor(status: number, type: ErrorType, message: string, options: { code?: string; param?: string } = {}) {
+    super(message);
+    this.name = 'GatewayError';
+    this.status = status;
+    this.type = type;
+    this.code = options.code ?? null;
+    this.param = options.param ?? null;
+  }
+
+  toBody(): ErrorBody {
+    return { error: { message: this.message, type: this.type, param: this.param, code: this.code } };
+  }
+}
+
+/** A request field or header failed validation: 400 naming the field. */
+export function invalidParam(param: string, message: string, code = 'invalid_value'): GatewayError {
+  return new GatewayError(400, 'invalid_request_error', message, { param, code });
+}
+
+export function badRequest(message: string, code = 'bad_request', param?: string): GatewayError {
+  return new GatewayError(400, 'invalid_request_error', message, { code, ...(param ? { param } : {}) });
+}
+
+export function unauthorized(message: string, code = 'invalid_api_key'): GatewayError {
+  return new GatewayError(401, 'authentication_error', message, { code });
+}
+
+export function forbidden(message: string, code = 'forbidden'): GatewayError {
+  return new GatewayError(403, 'permission_error', message, { code });
+}
+
+export function notFound(message: string, code = 'not_found'): GatewayError {
+  return new GatewayError(404, 'not_found_error', message, { code });
+}
+
+export function conflict(message: string, code = 'conflict'): GatewayError {
+  return new GatewayError(409, 'conflict_error', message, { code });
+}
+
+export function requestTimeout(ms: number): GatewayError {
+  return new GatewayError(408, 'timeout_error', `The upstream provider did not answer within ${ms} ms.`, {
+    code: 'request_timeout',
+  });
+}
+
+export function badGateway(message: string, code = 'bad_upstream_response'): GatewayError {
+  return new GatewayError(502, 'upstream_error', message, { code });
+}
+
+export function notImplemented(message: string, code = 'not_implemented'): GatewayError {
+  return new GatewayError(501, 'not_implemented_error', message, { code });
+}
+
+export function isGatewayError(value: unknown): value is GatewayError {
+  return value instanceof GatewayError;
+}

@@ -1,0 +1,73 @@
+/**
+ * Provider selection: which adapter and which target serve this call. Direct credentials and custom hosts are
+ * resolved here; saved providers (`@slug`), legacy virtual keys and configs are answered with a clear error
+ * until their issues land (see docs/decisions.md).
+ */
+import type { GatewayHeaders } from './context.ts';
+import { badRequest, invalidParam, notImplemented } from './errors.ts';
+import type { ProviderAdapter, ProviderTarget, RouteKind } from '../providers/contract.ts';
+import type { ProviderRegistry } from '../providers/registry.ts';
+import { checkCustomHost, type Allowlist, type LookupAll } from '../upstream/ssrf-guard.ts';
+
+export interface TargetDeps {
+  registry: ProviderRegistry;
+  allowlist: Allowlist;
+  lookup?: LookupAll;
+}
+
+export interface ResolvedTarget {
+  adapter: ProviderAdapter;
+  target: ProviderTarget;
+}
+
+/** True when the request names a provider in any way (provider, slug, virtual key or config). */
+export function hasProviderSignal(headers: GatewayHeaders): boolean {
+  return Boolean(headers.provider || headers.providerSlug || headers.virtualKey || headers.config);
+}
+
+export async function resolveTarget(headers: GatewayHeaders, route: RouteKind, deps: TargetDeps): Promise<ResolvedTarget> {
+  if (headers.config) {
+    throw notImplemented('Routing configs (x-gateway-config) are not available in this version yet.', 'config_not_supported');
+  }
+  if (headers.providerSlug) {
+    throw notImplemented(
+      `Saved providers (x-gateway-provider: @${headers.providerSlug}) are not available in this version yet; send the provider name with Authorization instead.`,
+      'provider_slug_not_supported',
+    );
+  }
+  if (headers.virtualKey) {
+    throw notImplemented('Virtual keys (x-gateway-virtual-key) are not available in this version yet.', 'virtual_key_not_supported');
+  }
+  if (!headers.provider) {
+    throw badRequest(
+      'No provider selected: send x-gateway-provider (with Authorization), x-gateway-config or x-gateway-virtual-key.',
+      'missing_provider',
+      'x-gateway-provider',
+    );
+  }
+  const adapter = deps.registry.get(headers.provider);
+  if (!adapter) {
+    throw invalidParam('x-gateway-provider', `Unknown provider "${headers.provider}".`, 'unknown_provider');
+  }
+  if (!adapter.capabilities.routes.has(route)) {
+    throw invalidParam('x-gateway-provider', `Provider "${adapter.name}" does not support this route (${route}).`, 'unsupported_route');
+  }
+  let baseUrl: string;
+  const customHost = headers.customHost !== undefined;
+  if (headers.customHost !== undefined) {
+    const url = await checkCustomHost(headers.customHost, deps.allowlist, deps.lookup);
+    baseUrl = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  } else if (adapter.defaultBaseUrl) {
+    baseUrl = adapter.defaultBaseUrl;
+  } else {
+    throw invalidParam(
+      'x-gateway-custom-host',
+      `Provider "${adapter.name}" has no public endpoint: send its base URL in x-gateway-custom-host.`,
+      'custom_host_required',
+    );
+  }
+  return {
+    adapter,
+    target: { provider: adapter.name, baseUrl, customHost, apiKey: headers.providerToken, cloud: headers.cloud },
+  };
+}

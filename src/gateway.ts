@@ -1,0 +1,77 @@
+/**
+ * Builds a whole gateway from a config: storage (migrated, bootstrapped), key-value store, key resolver,
+ * provider registry, upstream client and the HTTP app. main.ts and the tests both start gateways this way.
+ */
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import { buildApp } from './app.ts';
+import { createKeyResolver } from './auth/key-resolver.ts';
+import type { GatewayConfig } from './config/index.ts';
+import { bootstrap, type BootstrapResult } from './domain/bootstrap.ts';
+import { openKvStore } from './kv/index.ts';
+import type { KvStore } from './kv/store.ts';
+import { createMetrics } from './metrics/metrics.ts';
+import { createProviderRegistry } from './providers/registry.ts';
+import { openDatabase, type Database } from './storage/database.ts';
+import { migrate } from './storage/migrate.ts';
+import { createUpstreamClient } from './upstream/client.ts';
+import { parseAllowlist, type LookupAll } from './upstream/ssrf-guard.ts';
+
+export interface Gateway {
+  app: FastifyInstance;
+  database: Database;
+  kv: KvStore;
+  bootstrap: BootstrapResult;
+  close(): Promise<void>;
+}
+
+export interface GatewayOverrides {
+  logger?: Logger;
+  /** PGlite data dir override (tests pass `memory://`) */
+  pgliteDataDir?: string;
+  kv?: KvStore;
+  lookup?: LookupAll;
+  collectDefaultMetrics?: boolean;
+}
+
+export function createLogger(config: GatewayConfig): Logger {
+  // asynchronous stdout: a log line never blocks a request
+  return pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false, minLength: 4096 }));
+}
+
+export async function createGateway(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<Gateway> {
+  const allowlist = parseAllowlist(config.customHostAllowlist);
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDataDir ?? config.dataDir });
+  try {
+    await migrate(database.db);
+    const started = await bootstrap(database.db, { adminApiKey: config.adminApiKey });
+    const kv = overrides.kv ?? openKvStore(config.redisUrl);
+    const upstream = createUpstreamClient({ allowlist });
+    const app = await buildApp({
+      database,
+      kv,
+      keys: createKeyResolver({ db: database.db }),
+      registry: createProviderRegistry(),
+      upstream,
+      allowlist,
+      metrics: createMetrics({ collectDefaults: overrides.collectDefaultMetrics ?? false }),
+      ...(overrides.logger ? { logger: overrides.logger } : {}),
+      ...(overrides.lookup ? { lookup: overrides.lookup } : {}),
+    });
+    return {
+      app,
+      database,
+      kv,
+      bootstrap: started,
+      async close() {
+        await app.close();
+        await upstream.close();
+        await kv.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The request pipeline of an inference route, wired by injection:
+ * headers -> provider selection -> adapter -> upstream -> render. (Guardrails, cache, routing configs and the
+ * request log slot in here as their issues land.)
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { callUpstream } from '../core/call-upstream.ts';
+import type { GatewayHeaders } from '../core/context.ts';
+import { resolveTarget, type TargetDeps } from '../core/resolve-target.ts';
+import type { InferenceCall, RouteKind } from '../providers/contract.ts';
+import type { UpstreamClient } from '../upstream/client.ts';
+import { parseGatewayHeaders } from './parse-gateway-headers.ts';
+import { renderUpstream } from './render-upstream.ts';
+
+export interface ForwardDeps extends TargetDeps {
+  upstream: UpstreamClient;
+  newTraceId: () => string;
+}
+
+/** Parses the x-gateway-* headers once per request and answers with the trace id from then on. */
+export function gatewayHeadersOf(request: FastifyRequest, reply: FastifyReply, deps: ForwardDeps): GatewayHeaders {
+  if (request.gateway) return request.gateway;
+  const headers = parseGatewayHeaders(request.headers, deps.newTraceId);
+  request.gateway = headers;
+  reply.header('x-gateway-trace-id', headers.trace.traceId);
+  return headers;
+}
+
+export function inferenceCall(request: FastifyRequest, route: RouteKind, path = ''): InferenceCall {
+  const url = request.raw.url ?? '';
+  const queryStart = url.indexOf('?');
+  const contentType = request.headers['content-type'];
+  return {
+    route,
+    method: request.method,
+    path,
+    query: queryStart >= 0 ? url.slice(queryStart + 1) : '',
+    body: request.body,
+    rawBody: request.rawBody,
+    contentType,
+    params: (request.params as Record<string, string> | undefined) ?? {},
+  };
+}
+
+export async function forward(request: FastifyRequest, reply: FastifyReply, call: InferenceCall, deps: ForwardDeps): Promise<void> {
+  const headers = gatewayHeadersOf(request, reply, deps);
+  const { adapter, target } = await resolveTarget(headers, call.route, deps);
+  const clientGone = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) clientGone.abort();
+  });
+  const attempt = await callUpstream(deps.upstream, adapter, target, call, {
+    headers,
+    clientHeaders: request.headers,
+    clientSignal: clientGone.signal,
+  });
+  const gatewayHeaders: Record<string, string> = {
+    'x-gateway-trace-id': headers.trace.traceId,
+    'x-gateway-provider': adapter.name,
+    'x-gateway-retry-attempt-count': '0',
+    'x-gateway-cache-status': 'DISABLED',
+  };
+  if (attempt.request.warnings.length > 0) gatewayHeaders['x-gateway-warnings'] = attempt.request.warnings.join('; ');
+  await renderUpstream(reply, attempt, {
+    call,
+    target,
+    transform: adapter.responseTransform(call.route),
+    gatewayHeaders,
+    timeoutMs: headers.requestTimeoutMs,
+  });
+}

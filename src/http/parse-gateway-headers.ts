@@ -1,0 +1,116 @@
+/**
+ * Parses the x-gateway-* request headers once into GatewayHeaders. A malformed value is a 400 naming the header.
+ * Pure: headers in, context out; the trace id generator is injected.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { invalidParam } from '../core/errors.ts';
+import type { GatewayHeaders } from '../core/context.ts';
+
+const CLOUD_PREFIXES = ['x-gateway-azure-', 'x-gateway-vertex-', 'x-gateway-aws-'];
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function single(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  if (value === undefined) return undefined;
+  const text = Array.isArray(value) ? value.join(',') : value;
+  const trimmed = text.trim();
+  return trimmed.length > 0 ? trimmed : undefined;
+}
+
+function parseBoolean(headers: IncomingHttpHeaders, name: string): boolean | undefined {
+  const value = single(headers, name);
+  if (value === undefined) return undefined;
+  const lower = value.toLowerCase();
+  if (lower === 'true') return true;
+  if (lower === 'false') return false;
+  throw invalidParam(name, `Header ${name} must be "true" or "false", got "${value}".`, 'invalid_header');
+}
+
+function parseTimeout(headers: IncomingHttpHeaders, name: string): number | undefined {
+  const value = single(headers, name);
+  if (value === undefined) return undefined;
+  if (!/^\d{1,10}$/.test(value) || Number(value) < 1) {
+    throw invalidParam(name, `Header ${name} must be a positive integer number of milliseconds, got "${value}".`, 'invalid_header');
+  }
+  return Number(value);
+}
+
+function parseMetadata(headers: IncomingHttpHeaders, name: string): Record<string, unknown> {
+  const value = single(headers, name);
+  if (value === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw invalidParam(name, `Header ${name} must be a JSON object.`, 'invalid_header');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw invalidParam(name, `Header ${name} must be a JSON object.`, 'invalid_header');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** A list of header names: a JSON array of strings, or a comma-separated list. */
+function parseHeaderList(headers: IncomingHttpHeaders, name: string): string[] {
+  const value = single(headers, name);
+  if (value === undefined) return [];
+  let items: unknown;
+  if (value.startsWith('[')) {
+    try {
+      items = JSON.parse(value);
+    } catch {
+      throw invalidParam(name, `Header ${name} must be a JSON array of header names or a comma-separated list.`, 'invalid_header');
+    }
+  } else {
+    items = value.split(',').map((item) => item.trim());
+  }
+  if (!Array.isArray(items) || !items.every((item) => typeof item === 'string' && TOKEN.test(item))) {
+    throw invalidParam(name, `Header ${name} must list valid header names.`, 'invalid_header');
+  }
+  return (items as string[]).map((item) => item.toLowerCase());
+}
+
+function parseBearer(headers: IncomingHttpHeaders): string | undefined {
+  const value = single(headers, 'authorization');
+  if (value === undefined) return undefined;
+  const match = /^Bearer\s+(.+)$/i.exec(value);
+  return match ? match[1]!.trim() : value;
+}
+
+function parseCloud(headers: IncomingHttpHeaders): Record<string, string> {
+  const cloud: Record<string, string> = {};
+  for (const name of Object.keys(headers)) {
+    if (!CLOUD_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
+    const value = single(headers, name);
+    if (value !== undefined) cloud[name.slice('x-gateway-'.length)] = value;
+  }
+  return cloud;
+}
+
+export function parseGatewayHeaders(headers: IncomingHttpHeaders, newTraceId: () => string): GatewayHeaders {
+  const providerHeader = single(headers, 'x-gateway-provider');
+  const isSlug = providerHeader?.startsWith('@') ?? false;
+  return {
+    trace: {
+      traceId: single(headers, 'x-gateway-trace-id') ?? newTraceId(),
+      spanId: single(headers, 'x-gateway-span-id'),
+      parentSpanId: single(headers, 'x-gateway-parent-span-id'),
+      spanName: single(headers, 'x-gateway-span-name'),
+    },
+    metadata: parseMetadata(headers, 'x-gateway-metadata'),
+    provider: isSlug ? undefined : providerHeader?.toLowerCase(),
+    providerSlug: isSlug ? providerHeader!.slice(1) : undefined,
+    virtualKey: single(headers, 'x-gateway-virtual-key'),
+    config: single(headers, 'x-gateway-config'),
+    customHost: single(headers, 'x-gateway-custom-host'),
+    providerToken: parseBearer(headers),
+    cacheForceRefresh: parseBoolean(headers, 'x-gateway-cache-force-refresh') ?? false,
+    cacheNamespace: single(headers, 'x-gateway-cache-namespace'),
+    requestTimeoutMs: parseTimeout(headers, 'x-gateway-request-timeout'),
+    fetchIntegratedModels: parseBoolean(headers, 'x-gateway-fetch-integrated-models'),
+    forwardHeaders: parseHeaderList(headers, 'x-gateway-forward-headers'),
+    sensitiveHeaders: parseHeaderList(headers, 'x-gateway-sensitive-headers'),
+    cloud: parseCloud(headers),
+    strictReferenceCompliance: parseBoolean(headers, 'x-gateway-strict-reference-compliance'),
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * Body parsing keeps the raw bytes: an OpenAI-compatible upstream gets them untouched (no re-serialising), while
+ * validation reads the parsed JSON. Any other content type (multipart audio, files) is kept as bytes for the
+ * pass-through routes.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { invalidParam } from '../../core/errors.ts';
+
+export function registerBodyParsers(app: FastifyInstance): void {
+  app.decorateRequest('rawBody', undefined);
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    /^application\/([\w.+-]*\+)?json$/,
+    { parseAs: 'buffer' },
+    (request: FastifyRequest, body: string | Buffer, done) => {
+      if (typeof body === 'string') body = Buffer.from(body);
+      request.rawBody = body;
+      if (body.length === 0) {
+        done(null, undefined);
+        return;
+      }
+      try {
+        done(null, JSON.parse(body.toString('utf8')));
+      } catch (error) {
+        done(invalidParam('body', `The request body is not valid JSON: ${(error as Error).message}`, 'invalid_json'), undefined);
+      }
+    },
+  );
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (request: FastifyRequest, body: string | Buffer, done) => {
+    request.rawBody = typeof body === 'string' ? Buffer.from(body) : body;
+    done(null, undefined);
+  });
+}

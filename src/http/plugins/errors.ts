@@ -1,0 +1,29 @@
+/** Every error leaves in the OpenAI error shape with an honest status; a 500 never echoes internals. */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { GatewayError } from '../../core/errors.ts';
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
+    if (error instanceof GatewayError) {
+      reply.code(error.status).send(error.toBody());
+      return;
+    }
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      const param = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'body' : null;
+      reply.code(status).send({
+        error: { message: error.message, type: 'invalid_request_error', param, code: error.code?.toLowerCase() ?? null },
+      });
+      return;
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    reply.code(500).send({
+      error: { message: 'The gateway hit an internal error.', type: 'server_error', param: null, code: 'internal_error' },
+    });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({
+      error: { message: `No route for ${request.method} ${request.url.split('?')[0]}.`, type: 'not_found_error', param: null, code: 'route_not_found' },
+    });
+  });
+}

@@ -1,0 +1,41 @@
+/** The built-in OpenAI-compatible inference routes: validate once, then forward. */
+import type { FastifyInstance } from 'fastify';
+import type { RouteKind } from '../../providers/contract.ts';
+import { forward, inferenceCall, type ForwardDeps } from '../forward.ts';
+import {
+  parseInputItemsQuery,
+  validateChatCompletion,
+  validateCompletion,
+  validateEmbedding,
+  validateRerank,
+} from '../schemas/validate.ts';
+
+const VALIDATED_POSTS: ReadonlyArray<[string, RouteKind, (body: unknown) => unknown]> = [
+  ['/v1/chat/completions', 'chat', validateChatCompletion],
+  ['/v1/completions', 'completions', validateCompletion],
+  ['/v1/embeddings', 'embeddings', validateEmbedding],
+  ['/v1/rerank', 'rerank', validateRerank],
+];
+
+export function registerInferenceRoutes(app: FastifyInstance, deps: ForwardDeps): void {
+  for (const [url, route, validate] of VALIDATED_POSTS) {
+    app.post(url, async (request, reply) => {
+      validate(request.body);
+      await forward(request, reply, inferenceCall(request, route), deps);
+    });
+  }
+
+  app.post('/v1/responses', async (request, reply) => {
+    await forward(request, reply, inferenceCall(request, 'responses.create'), deps);
+  });
+  app.get('/v1/responses/:response_id', async (request, reply) => {
+    await forward(request, reply, inferenceCall(request, 'responses.get'), deps);
+  });
+  app.delete('/v1/responses/:response_id', async (request, reply) => {
+    await forward(request, reply, inferenceCall(request, 'responses.delete'), deps);
+  });
+  app.get('/v1/responses/:response_id/input_items', async (request, reply) => {
+    parseInputItemsQuery(request.query as Record<string, unknown>);
+    await forward(request, reply, inferenceCall(request, 'responses.input_items'), deps);
+  });
+}

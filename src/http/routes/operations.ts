@@ -1,0 +1,28 @@
+/** Liveness, readiness and metrics: no auth, outside /v1. */
+import type { FastifyInstance } from 'fastify';
+import type { KvStore } from '../../kv/store.ts';
+import type { Metrics } from '../../metrics/metrics.ts';
+import type { Database } from '../../storage/database.ts';
+
+export function registerOperationsRoutes(app: FastifyInstance, deps: { database: Database; kv: KvStore; metrics: Metrics }): void {
+  app.get('/health', async () => ({ status: 'ok' }));
+
+  app.get('/ready', async (_request, reply) => {
+    const checks = await Promise.allSettled([deps.database.ping(), deps.kv.ping()]);
+    const [database, kv] = checks.map((check) => (check.status === 'fulfilled' ? 'ok' : 'unreachable'));
+    const ready = database === 'ok' && kv === 'ok';
+    reply.code(ready ? 200 : 503);
+    return { status: ready ? 'ready' : 'not_ready', database, kv };
+  });
+
+  app.get('/metrics', async (_request, reply) => {
+    reply.header('content-type', deps.metrics.registry.contentType);
+    return deps.metrics.registry.metrics();
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    deps.metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
+    deps.metrics.duration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+  });
+}

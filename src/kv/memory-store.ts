@@ -1,0 +1,52 @@
+import { EventEmitter } from 'node:events';
+import { LRUCache } from 'lru-cache';
+import type { KvStore, Unsubscribe } from './store.ts';
+
+/** In-process store: bounded (LRU) so a busy single node cannot grow without limit. */
+export function createMemoryStore(options: { maxEntries?: number; now?: () => number } = {}): KvStore {
+  const entries = new LRUCache<string, string>({
+    max: options.maxEntries ?? 100_000,
+    ttlAutopurge: false,
+    ...(options.now ? { perf: { now: options.now } } : {}),
+  });
+  const bus = new EventEmitter();
+  bus.setMaxListeners(0);
+  return {
+    kind: 'memory',
+    async get(key) {
+      return entries.get(key) ?? null;
+    },
+    async set(key, value, ttlMs) {
+      entries.set(key, value, ttlMs ? { ttl: ttlMs } : {});
+    },
+    async del(key) {
+      entries.delete(key);
+    },
+    async incrBy(key, by, ttlMs) {
+      const current = entries.get(key);
+      if (current === undefined) {
+        entries.set(key, String(by), { ttl: ttlMs });
+        return by;
+      }
+      const next = Number(current) + by;
+      // keep the original expiry: lru-cache resets ttl on set unless noUpdateTTL
+      entries.set(key, String(next), { noUpdateTTL: true });
+      return next;
+    },
+    async publish(channel, message) {
+      // asynchronous like Redis: a publisher never runs its subscribers inline
+      queueMicrotask(() => bus.emit(channel, message));
+    },
+    async subscribe(channel, listener): Promise<Unsubscribe> {
+      bus.on(channel, listener);
+      return async () => {
+        bus.off(channel, listener);
+      };
+    },
+    async ping() {},
+    async close() {
+      bus.removeAllListeners();
+      entries.clear();
+    },
+  };
+}

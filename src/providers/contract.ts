@@ -1,0 +1,81 @@
+/**
+ * The provider adapter contract. Everything provider-specific lives behind it, in that provider's folder;
+ * the core only asks an adapter, by route, how to reach its upstream and how to read the answer.
+ */
+
+/** The inference routes the gateway knows. `passthrough` is any other /v1 path (and /v1/proxy/...). */
+export type RouteKind =
+  | 'chat'
+  | 'completions'
+  | 'embeddings'
+  | 'rerank'
+  | 'models'
+  | 'responses.create'
+  | 'responses.get'
+  | 'responses.delete'
+  | 'responses.input_items'
+  | 'passthrough';
+
+export type StreamFraming = 'sse' | 'aws-event-stream' | 'ndjson';
+
+export interface Capabilities {
+  /** the routes the adapter serves; routing and validation read these, nothing tests a provider's name */
+  routes: ReadonlySet<RouteKind>;
+  streaming: boolean;
+  tools: boolean;
+  images: boolean;
+  reasoning: boolean;
+  promptCaching: boolean;
+  framing: StreamFraming;
+}
+
+/** Where and how one call goes: resolved before the adapter runs (base URL, credentials, cloud settings). */
+export interface ProviderTarget {
+  provider: string;
+  /** base URL ending without a slash, e.g. https://api.openai.com/v1 */
+  baseUrl: string;
+  /** true when the base URL came from the client (x-gateway-custom-host): connect through the SSRF guard */
+  customHost: boolean;
+  /** the provider credential from `Authorization: Bearer <token>`, if any */
+  apiKey: string | undefined;
+  /** x-gateway-<cloud>-* settings, keyed by the header suffix (e.g. `azure-resource-name`) */
+  cloud: Readonly<Record<string, string>>;
+}
+
+/** The parts of the client call an adapter may read. */
+export interface InferenceCall {
+  route: RouteKind;
+  method: string;
+  /** for passthrough: the path after /v1 (or after /v1/proxy), starting with a slash, without the query */
+  path: string;
+  /** the raw query string without `?`, forwarded as given */
+  query: string;
+  /** the parsed JSON body, when the body is JSON */
+  body: unknown;
+  /** the body bytes exactly as the client sent them */
+  rawBody: Buffer | undefined;
+  contentType: string | undefined;
+  /** path parameters of built-in routes (e.g. response_id) */
+  params: Readonly<Record<string, string>>;
+}
+
+export interface UpstreamRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer | string | undefined;
+  /** settings the provider cannot honour, reported to the client in x-gateway-warnings */
+  warnings: string[];
+}
+
+/** How a route's answer is read: undefined means the provider already speaks the OpenAI format: stream it back untouched. */
+export type ResponseTransform = (json: unknown, call: InferenceCall, target: ProviderTarget) => unknown;
+
+export interface ProviderAdapter {
+  readonly name: string;
+  readonly capabilities: Capabilities;
+  /** undefined when the provider has no public endpoint and needs x-gateway-custom-host (local servers) */
+  readonly defaultBaseUrl: string | undefined;
+  buildRequest(call: InferenceCall, target: ProviderTarget): UpstreamRequest;
+  responseTransform(route: RouteKind): ResponseTransform | undefined;
+}

@@ -1,0 +1,99 @@
+/**
+ * The OpenAI-compatible base adapter. Vendors that differ from OpenAI only by URL, auth header and the routes
+ * they serve are data entries (vendors.ts); a vendor that differs more overrides one hook.
+ * Request bodies pass through byte for byte: no parse-and-rebuild when nothing changes.
+ */
+import type {
+  Capabilities,
+  InferenceCall,
+  ProviderAdapter,
+  ProviderTarget,
+  ResponseTransform,
+  RouteKind,
+  UpstreamRequest,
+} from '../contract.ts';
+
+export type AuthStyle = 'bearer' | 'api-key' | 'x-api-key';
+
+export interface OpenAiCompatibleVendor {
+  name: string;
+  defaultBaseUrl: string | undefined;
+  auth: AuthStyle;
+  routes: readonly RouteKind[];
+  tools?: boolean;
+  images?: boolean;
+  reasoning?: boolean;
+  promptCaching?: boolean;
+  /** vendor-specific answer shapes, by route (e.g. a rerank whose response differs from ours) */
+  transforms?: Partial<Record<RouteKind, ResponseTransform>>;
+}
+
+/** Upstream path per built-in route, relative to the base URL. */
+function upstreamPath(call: InferenceCall): string {
+  const id = call.params.response_id ? encodeURIComponent(call.params.response_id) : '';
+  switch (call.route) {
+    case 'chat':
+      return '/chat/completions';
+    case 'completions':
+      return '/completions';
+    case 'embeddings':
+      return '/embeddings';
+    case 'rerank':
+      return '/rerank';
+    case 'models':
+      return '/models';
+    case 'responses.create':
+      return '/responses';
+    case 'responses.get':
+    case 'responses.delete':
+      return `/responses/${id}`;
+    case 'responses.input_items':
+      return `/responses/${id}/input_items`;
+    case 'passthrough':
+      return call.path;
+  }
+}
+
+export function authHeaders(style: AuthStyle, apiKey: string | undefined): Record<string, string> {
+  if (!apiKey) return {};
+  switch (style) {
+    case 'bearer':
+      return { authorization: `Bearer ${apiKey}` };
+    case 'api-key':
+      return { 'api-key': apiKey };
+    case 'x-api-key':
+      return { 'x-api-key': apiKey };
+  }
+}
+
+export function createOpenAiCompatibleAdapter(vendor: OpenAiCompatibleVendor): ProviderAdapter {
+  const capabilities: Capabilities = {
+    routes: new Set<RouteKind>([...vendor.routes, 'passthrough']),
+    streaming: vendor.routes.includes('chat') || vendor.routes.includes('completions'),
+    tools: vendor.tools ?? vendor.routes.includes('chat'),
+    images: vendor.images ?? false,
+    reasoning: vendor.reasoning ?? false,
+    promptCaching: vendor.promptCaching ?? false,
+    framing: 'sse',
+  };
+  return {
+    name: vendor.name,
+    capabilities,
+    defaultBaseUrl: vendor.defaultBaseUrl,
+    buildRequest(call: InferenceCall, target: ProviderTarget): UpstreamRequest {
+      const query = call.query ? `?${call.query}` : '';
+      const headers: Record<string, string> = { ...authHeaders(vendor.auth, target.apiKey) };
+      if (call.rawBody && call.rawBody.length > 0) headers['content-type'] = call.contentType ?? 'application/json';
+      return {
+        method: call.method,
+        url: `${target.baseUrl}${upstreamPath(call)}${query}`,
+        headers,
+        body: call.rawBody && call.rawBody.length > 0 ? call.rawBody : undefined,
+        warnings: [],
+      };
+    },
+    responseTransform(route: RouteKind) {
+      return vendor.transforms?.[route];
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * The OpenAI-compatible family as data: name, default base URL, auth header style and the routes served.
+ * Local servers (ollama, lm-studio, vllm) have no default: they need x-gateway-custom-host, which goes
+ * through the SSRF guard, so naming them can never reach the gateway's own loopback by accident.
+ */
+import type { RouteKind } from '../contract.ts';
+import type { OpenAiCompatibleVendor } from './base.ts';
+import { normaliseRerank } from './rerank.ts';
+
+const CHAT_FAMILY: readonly RouteKind[] = ['chat', 'completions', 'embeddings', 'models'];
+const OPENAI_ROUTES: readonly RouteKind[] = [
+  ...CHAT_FAMILY,
+  'responses.create',
+  'responses.get',
+  'responses.delete',
+  'responses.input_items',
+];
+
+export const openAiCompatibleVendors: readonly OpenAiCompatibleVendor[] = [
+  // https://platform.openai.com/docs/api-reference
+  { name: 'openai', defaultBaseUrl: 'https://api.openai.com/v1', auth: 'bearer', routes: OPENAI_ROUTES, images: true, reasoning: true, promptCaching: true },
+  // https://console.groq.com/docs/openai
+  { name: 'groq', defaultBaseUrl: 'https://api.groq.com/openai/v1', auth: 'bearer', routes: ['chat', 'models'] },
+  // https://docs.together.ai/docs/openai-api-compatibility
+  { name: 'together-ai', defaultBaseUrl: 'https://api.together.xyz/v1', auth: 'bearer', routes: [...CHAT_FAMILY, 'rerank'], transforms: { rerank: normaliseRerank } },
+  // https://docs.fireworks.ai/tools-sdks/openai-compatibility
+  { name: 'fireworks-ai', defaultBaseUrl: 'https://api.fireworks.ai/inference/v1', auth: 'bearer', routes: CHAT_FAMILY },
+  // https://api-docs.deepseek.com/
+  { name: 'deepseek', defaultBaseUrl: 'https://api.deepseek.com/v1', auth: 'bearer', routes: ['chat', 'completions', 'models'], reasoning: true },
+  // https://docs.mistral.ai/api/
+  { name: 'mistral-ai', defaultBaseUrl: 'https://api.mistral.ai/v1', auth: 'bearer', routes: ['chat', 'embeddings', 'models'] },
+  // https://openrouter.ai/docs/api-reference/overview
+  { name: 'openrouter', defaultBaseUrl: 'https://openrouter.ai/api/v1', auth: 'bearer', routes: ['chat', 'completions', 'models'] },
+  // https://docs.perplexity.ai/api-reference/chat-completions
+  { name: 'perplexity-ai', defaultBaseUrl: 'https://api.perplexity.ai', auth: 'bearer', routes: ['chat'] },
+  // https://docs.x.ai/docs/api-reference
+  { name: 'x-ai', defaultBaseUrl: 'https://api.x.ai/v1', auth: 'bearer', routes: ['chat', 'completions', 'embeddings', 'models'] },
+  // https://deepinfra.com/docs/openai_api
+  { name: 'deepinfra', defaultBaseUrl: 'https://api.deepinfra.com/v1/openai', auth: 'bearer', routes: CHAT_FAMILY },
+  // https://inference-docs.cerebras.ai/api-reference/chat-completions
+  { name: 'cerebras', defaultBaseUrl: 'https://api.cerebras.ai/v1', auth: 'bearer', routes: ['chat', 'completions', 'models'] },
+  // https://github.com/ollama/ollama/blob/main/docs/openai.md
+  { name: 'ollama', defaultBaseUrl: undefined, auth: 'bearer', routes: CHAT_FAMILY },
+  // https://lmstudio.ai/docs/app/api/endpoints/openai
+  { name: 'lm-studio', defaultBaseUrl: undefined, auth: 'bearer', routes: CHAT_FAMILY },
+  // https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html
+  { name: 'vllm', defaultBaseUrl: undefined, auth: 'bearer', routes: [...CHAT_FAMILY, 'rerank'], transforms: { rerank: normaliseRerank } },
+  // https://api.jina.ai/redoc: OpenAI-compatible embeddings, a rerank of its own shape
+  { name: 'jina', defaultBaseUrl: 'https://api.jina.ai/v1', auth: 'bearer', routes: ['embeddings', 'rerank'], transforms: { rerank: normaliseRerank } },
+];

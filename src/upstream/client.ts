@@ -1,0 +1,44 @@
+/**
+ * The upstream HTTP client: undici Agents (one keep-alive pool per origin, created once, reused), never the
+ * global fetch. Custom hosts go through a second Agent whose DNS lookup refuses blocked addresses at connect
+ * time, so a name that re-resolves to a private address after the first check still cannot be reached.
+ * Redirects are never followed: a 3xx goes back to the client as it came.
+ */
+import { Agent, type Dispatcher } from 'undici';
+import type { UpstreamRequest } from '../providers/contract.ts';
+import { guardedLookup, type Allowlist } from './ssrf-guard.ts';
+
+export interface UpstreamClient {
+  send(request: UpstreamRequest, options: { customHost: boolean; signal: AbortSignal }): Promise<Dispatcher.ResponseData>;
+  close(): Promise<void>;
+}
+
+export function createUpstreamClient(options: { allowlist: Allowlist; connectionsPerOrigin?: number }): UpstreamClient {
+  const common = {
+    keepAliveTimeout: 30_000,
+    connections: options.connectionsPerOrigin ?? 512,
+    // the gateway enforces its own timeouts (x-gateway-request-timeout); LLM calls can think for minutes
+    headersTimeout: 600_000,
+    bodyTimeout: 600_000,
+  };
+  const agent = new Agent(common);
+  const guarded = new Agent({ ...common, connect: { lookup: guardedLookup(options.allowlist) } });
+
+  return {
+    send(request, { customHost, signal }) {
+      const url = new URL(request.url);
+      const dispatcher = customHost ? guarded : agent;
+      return dispatcher.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: request.method as Dispatcher.HttpMethod,
+        headers: request.headers,
+        body: request.body ?? null,
+        signal,
+      });
+    },
+    async close() {
+      await Promise.all([agent.close(), guarded.close()]);
+    },
+  };
+}

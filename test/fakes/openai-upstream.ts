@@ -1,0 +1,235 @@
+/**
+ * A fake OpenAI-compatible upstream on 127.0.0.1 that speaks OpenAI's wire format (JSON and SSE streams) and
+ * records every request it receives. Behaviour is chosen by the model name, so tests need no shared state:
+ *   slow-<ms>      answers after <ms> milliseconds (streams: the first chunk comes at once, the rest after <ms>)
+ *   error-<status> answers that status with an OpenAI error body
+ *   garbage        answers 200 with a body that is not JSON
+ *   nodone         streams without the final `data: [DONE]`
+ *   break          streams one chunk, then destroys the connection
+ * Unknown paths echo the request back as JSON.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  json: unknown;
+}
+
+export interface FakeUpstream {
+  origin: string;
+  /** base URL to use as x-gateway-custom-host: http://127.0.0.1:<port>/v1 */
+  baseUrl: string;
+  requests: RecordedRequest[];
+  connections: number;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const CREATED = 1_700_000_000;
+
+function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function chunk(model: string, delta: Record<string, unknown>, finish: string | null = null): string {
+  return `data: ${JSON.stringify({
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    created: CREATED,
+    model,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  })}\n\n`;
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function streamChat(res: http.ServerResponse, body: Record<string, unknown>): Promise<void> {
+  const model = String(body.model);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.write(chunk(model, { role: 'assistant', content: '' }));
+  const slow = /^slow-(\d+)$/.exec(model);
+  if (slow) await delay(Number(slow[1]));
+  if (model === 'break') {
+    // let the partial chunk reach the gateway before the connection dies
+    res.write(chunk(model, { content: 'Hel' }), () => setTimeout(() => res.destroy(), 20));
+    return;
+  }
+  res.write(chunk(model, { content: 'Hello' }));
+  res.write(chunk(model, { content: ' world' }));
+  res.write(chunk(model, {}, 'stop'));
+  const options = body.stream_options as { include_usage?: boolean } | undefined;
+  if (options?.include_usage) {
+    res.write(
+      `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: CREATED, model, choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } })}\n\n`,
+    );
+  }
+  if (model !== 'nodone') res.write('data: [DONE]\n\n');
+  res.end();
+}
+
+async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://fake');
+  let json: unknown;
+  try {
+    json = raw ? JSON.parse(raw) : undefined;
+  } catch {
+    json = undefined;
+  }
+  const body = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
+  const model = typeof body.model === 'string' ? body.model : 'fake-model';
+  const errorStatus = /^error-(\d{3})$/.exec(model);
+  if (errorStatus) {
+    send(res, Number(errorStatus[1]), { error: { message: `fake upstream error ${errorStatus[1]}`, type: 'fake_error', param: null, code: 'fake' } });
+    return;
+  }
+  if (model === 'garbage') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('this is not json');
+    return;
+  }
+  const slow = /^slow-(\d+)$/.exec(model);
+  if (slow && body.stream !== true) await delay(Number(slow[1]));
+
+  const route = `${req.method} ${url.pathname}`;
+  if (route === 'POST /v1/chat/completions') {
+    if (body.stream === true) return streamChat(res, body);
+    send(res, 200, {
+      id: 'chatcmpl-fake',
+      object: 'chat.completion',
+      created: CREATED,
+      model,
+      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello world' }, logprobs: null, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
+    }, { 'x-request-id': 'req_fake', 'set-cookie': 'tracking=1' });
+    return;
+  }
+  if (route === 'POST /v1/completions') {
+    if (body.stream === true) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const text of ['Hello', ' world']) {
+        res.write(`data: ${JSON.stringify({ id: 'cmpl-fake', object: 'text_completion', created: CREATED, model, choices: [{ index: 0, text, logprobs: null, finish_reason: null }] })}\n\n`);
+      }
+      res.end('data: [DONE]\n\n');
+      return;
+    }
+    send(res, 200, {
+      id: 'cmpl-fake',
+      object: 'text_completion',
+      created: CREATED,
+      model,
+      choices: [{ index: 0, text: 'Hello world', logprobs: null, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+    });
+    return;
+  }
+  if (route === 'POST /v1/embeddings') {
+    const inputs = Array.isArray(body.input) ? body.input : [body.input];
+    send(res, 200, {
+      object: 'list',
+      model,
+      data: inputs.map((_input, index) => ({ object: 'embedding', index, embedding: [0.1 * (index + 1), 0.2, 0.3] })),
+      usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
+    });
+    return;
+  }
+  if (route === 'GET /v1/models') {
+    send(res, 200, { object: 'list', data: [{ id: 'upstream-model-1', object: 'model', created: CREATED, owned_by: 'fake' }] });
+    return;
+  }
+  if (route === 'POST /v1/rerank') {
+    // Jina-shaped: results deliberately not sorted
+    const documents = Array.isArray(body.documents) ? body.documents : [];
+    send(res, 200, {
+      model,
+      usage: { total_tokens: 42 },
+      results: documents.map((document, index) => ({
+        index,
+        relevance_score: (index + 1) / (documents.length + 1),
+        document: { text: typeof document === 'string' ? document : (document as { text: string }).text },
+      })),
+    });
+    return;
+  }
+  if (route === 'POST /v1/responses') {
+    send(res, 200, {
+      id: 'resp_fake',
+      object: 'response',
+      created_at: CREATED,
+      status: 'completed',
+      model,
+      output: [{ type: 'message', id: 'msg_fake', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Hello world', annotations: [] }] }],
+      usage: { input_tokens: 5, output_tokens: 2, total_tokens: 7, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+    });
+    return;
+  }
+  const responseItems = /^\/v1\/responses\/([^/]+)\/input_items$/.exec(url.pathname);
+  if (req.method === 'GET' && responseItems) {
+    send(res, 200, {
+      object: 'list',
+      data: [{ id: 'msg_in_1', type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Hi' }] }],
+      has_more: false,
+      first_id: 'msg_in_1',
+      last_id: 'msg_in_1',
+      echo_query: Object.fromEntries(url.searchParams),
+    });
+    return;
+  }
+  const responseOne = /^\/v1\/responses\/([^/]+)$/.exec(url.pathname);
+  if (responseOne && req.method === 'GET') {
+    send(res, 200, { id: responseOne[1], object: 'response', created_at: CREATED, status: 'completed', model: 'fake-model', output: [] });
+    return;
+  }
+  if (responseOne && req.method === 'DELETE') {
+    send(res, 200, { id: responseOne[1], object: 'response', deleted: true });
+    return;
+  }
+  send(res, 200, { echo: true, method: req.method, path: url.pathname, query: url.search, body: raw }, { 'x-upstream-echo': '1' });
+}
+
+export async function startFakeUpstream(): Promise<FakeUpstream> {
+  const requests: RecordedRequest[] = [];
+  const state = { connections: 0 };
+  const server = http.createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => {
+      const raw = Buffer.concat(parts).toString('utf8');
+      let json: unknown;
+      try {
+        json = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        json = undefined;
+      }
+      requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw, json });
+      handle(req, res, raw).catch(() => res.destroy());
+    });
+  });
+  server.on('connection', () => {
+    state.connections += 1;
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    baseUrl: `${origin}/v1`,
+    requests,
+    get connections() {
+      return state.connections;
+    },
+    reset() {
+      requests.length = 0;
+      state.connections = 0;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
