@@ -1,0 +1,32 @@
+/** Pins the error catalog: status, type and default code of every constructor, and the OpenAI error shape. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  badGateway,
+  badRequest,
+  conflict,
+  forbidden,
+  invalidParam,
+  notFound,
+  notImplemented,
+  requestTimeout,
+  unauthorized,
+} from '../src/core/errors.ts';
+
+test('every catalog entry has its status, type and code', () => {
+  const table = [
+    [invalidParam('temperature', 'm'), 400, 'invalid_request_error', 'invalid_value', 'temperature'],
+    [badRequest('m'), 400, 'invalid_request_error', 'bad_request', null],
+    [unauthorized('m'), 401, 'authentication_error', 'invalid_api_key', null],
+    [forbidden('m'), 403, 'permission_error', 'forbidden', null],
+    [notFound('m'), 404, 'not_found_error', 'not_found', null],
+    [conflict('m'), 409, 'conflict_error', 'conflict', null],
+    [requestTimeout(5), 408, 'timeout_error', 'request_timeout', null],
+    [badGateway('m'), 502, 'upstream_error', 'bad_upstream_response', null],
+    [notImplemented('m'), 501, 'not_implemented_error', 'not_implemented', null],
+  ] as const;
+  for (const [error, status, type, code, param] of table) {
+    assert.equal(error.status, status);
+    assert.deepEqual(error.toBody(), { error: { message: error.message, type, param, code } });
+  }
+});
