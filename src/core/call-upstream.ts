@@ -54,7 +54,7 @@ export async function callUpstream(
   call: InferenceCall,
   options: { headers: GatewayHeaders; clientHeaders: IncomingHttpHeaders; clientSignal: AbortSignal },
 ): Promise<UpstreamAttempt> {
-  const request = adapter.buildRequest(call, target);
+  let request = adapter.buildRequest(call, target);
   Object.assign(request.headers, forwardedHeaders(options.headers, options.clientHeaders));
 
   const controller = new AbortController();
@@ -78,6 +78,7 @@ export async function callUpstream(
   };
 
   try {
+    if (adapter.prepare) request = await adapter.prepare(request, target);
     const response = await client.send(request, { customHost: target.customHost, signal: controller.signal });
     return { request, response, done, timedOut: () => timedOut };
   } catch (error) {

@@ -64,7 +64,7 @@ export async function forward(request: FastifyRequest, reply: FastifyReply, call
   await renderUpstream(reply, attempt, {
     call,
     target,
-    transform: adapter.responseTransform(call.route),
+    adapter,
     gatewayHeaders,
     timeoutMs: headers.requestTimeoutMs,
   });

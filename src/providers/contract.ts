@@ -71,6 +71,25 @@ export interface UpstreamRequest {
 /** How a route's answer is read: undefined means the provider already speaks the OpenAI format: stream it back untouched. */
 export type ResponseTransform = (json: unknown, call: InferenceCall, target: ProviderTarget) => unknown;
 
+/** One framed upstream event: SSE `event`/`data`, or an AWS event-stream message's event type and JSON payload. */
+export interface StreamEvent {
+  event: string | undefined;
+  data: string;
+}
+
+/**
+ * A pure state machine fed framed provider events, emitting canonical chunks (chat.completion.chunk or
+ * text_completion objects), each sent as one `data:` event. A provider error event is thrown as a GatewayError.
+ * The renderer ends the stream with `data: [DONE]`.
+ */
+export interface StreamDecoder {
+  push(event: StreamEvent): unknown[];
+  end(): unknown[];
+}
+
+/** A provider error body -> the message (and code) kept in the OpenAI error shape. */
+export type ErrorParser = (status: number, body: unknown) => { message: string; type?: string; code?: string } | undefined;
+
 export interface ProviderAdapter {
   readonly name: string;
   readonly capabilities: Capabilities;
@@ -78,4 +97,10 @@ export interface ProviderAdapter {
   readonly defaultBaseUrl: string | undefined;
   buildRequest(call: InferenceCall, target: ProviderTarget): UpstreamRequest;
   responseTransform(route: RouteKind): ResponseTransform | undefined;
+  /** a decoder when the provider streams in another format than OpenAI's; undefined relays the stream untouched */
+  streamDecoder?(call: InferenceCall, target: ProviderTarget): StreamDecoder | undefined;
+  /** asynchronous last step before sending: request signing (SigV4), access-token fetch and refresh */
+  prepare?(request: UpstreamRequest, target: ProviderTarget): Promise<UpstreamRequest>;
+  /** reads the provider's error body; the default understands `{error:{message}}`, `{error:"..."}` and `{message}` */
+  parseError?: ErrorParser;
 }

@@ -3,6 +3,7 @@
  * Together https://docs.together.ai/reference/rerank-1, vLLM /rerank) -> the gateway's rerank result:
  * { model, usage, results: [{ index, relevance_score, document?: { text } | string }] }
  */
+import type { RerankResponse } from '../../core/openai-types.ts';
 import type { InferenceCall, ProviderTarget } from '../contract.ts';
 
 interface UpstreamRerankResult {
@@ -11,20 +12,12 @@ interface UpstreamRerankResult {
   document?: { text?: string } | string;
 }
 
-export interface RerankResult {
-  object: 'list';
-  id?: string;
-  model: string;
-  provider: string;
-  results: Array<{ index: number; relevance_score: number; document?: { text: string } }>;
-  usage?: { search_units?: number; total_tokens?: number };
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function normaliseRerank(json: unknown, call: InferenceCall, target: ProviderTarget): RerankResult {
+export function normaliseRerank(json: unknown, call: InferenceCall, target: ProviderTarget): RerankResponse {
   if (!isRecord(json) || !Array.isArray(json.results)) {
     throw new Error('rerank answer has no results array');
   }

@@ -1,0 +1,101 @@
+/**
+ * Streams to the client. `relayStream` passes an OpenAI-format stream through chunk by chunk; `translateStream`
+ * frames a provider's stream (SSE or AWS event-stream), runs the adapter's decoder and writes canonical chunks.
+ * Both write with backpressure, end chat and completions streams with `data: [DONE]`, and end a broken stream
+ * with a data-only error event and a closed connection.
+ */
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply } from 'fastify';
+import type { UpstreamAttempt } from '../core/call-upstream.ts';
+import { GatewayError, badGateway, requestTimeout } from '../core/errors.ts';
+import type { StreamDecoder, StreamFraming } from '../providers/contract.ts';
+import { createFramer } from '../upstream/framing/index.ts';
+import { safeResponseHeaders } from './response-headers.ts';
+
+export interface StreamOptions {
+  provider: string;
+  gatewayHeaders: Record<string, string>;
+  timeoutMs: number | undefined;
+}
+
+function waitForDrain(raw: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const finish = () => {
+      raw.off('drain', finish);
+      raw.off('close', finish);
+      resolve();
+    };
+    raw.once('drain', finish);
+    raw.once('close', finish);
+  });
+}
+
+function failureOf(error: unknown, attempt: UpstreamAttempt, options: StreamOptions): GatewayError {
+  if (attempt.timedOut() && options.timeoutMs !== undefined) return requestTimeout(options.timeoutMs);
+  if (error instanceof GatewayError) return error;
+  return badGateway(`The stream from "${options.provider}" broke: ${(error as Error).message}`, 'stream_interrupted');
+}
+
+function open(reply: FastifyReply, attempt: UpstreamAttempt, headers: Record<string, string | string[]>): ServerResponse {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.on('close', attempt.done);
+  raw.writeHead(attempt.response.statusCode, headers);
+  raw.flushHeaders();
+  return raw;
+}
+
+export async function relayStream(reply: FastifyReply, attempt: UpstreamAttempt, options: StreamOptions, ensureDone: boolean): Promise<void> {
+  const { response } = attempt;
+  const raw = open(reply, attempt, { ...safeResponseHeaders(response.headers), 'cache-control': 'no-cache', ...options.gatewayHeaders });
+  let tail = '';
+  try {
+    for await (const chunk of response.body) {
+      if (raw.destroyed) break;
+      const buffer = chunk as Buffer;
+      if (ensureDone) tail = (tail + buffer.toString('latin1', Math.max(0, buffer.length - 64))).slice(-64);
+      if (!raw.write(buffer)) await waitForDrain(raw);
+    }
+    if (ensureDone && !raw.destroyed && !tail.includes('[DONE]')) raw.write('data: [DONE]\n\n');
+  } catch (error) {
+    if (!raw.destroyed) raw.write(`data: ${JSON.stringify(failureOf(error, attempt, options).toBody())}\n\n`);
+  } finally {
+    attempt.done();
+    raw.end();
+  }
+}
+
+export async function translateStream(
+  reply: FastifyReply,
+  attempt: UpstreamAttempt,
+  decoder: StreamDecoder,
+  framing: StreamFraming,
+  options: StreamOptions,
+): Promise<void> {
+  const raw = open(reply, attempt, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    ...options.gatewayHeaders,
+  });
+  const framer = createFramer(framing);
+  const write = async (chunks: unknown[]) => {
+    for (const chunk of chunks) {
+      if (raw.destroyed) return;
+      if (!raw.write(`data: ${JSON.stringify(chunk)}\n\n`)) await waitForDrain(raw);
+    }
+  };
+  try {
+    for await (const bytes of attempt.response.body) {
+      if (raw.destroyed) break;
+      for (const event of framer.push(bytes as Buffer)) await write(decoder.push(event));
+    }
+    for (const event of framer.end()) await write(decoder.push(event));
+    await write(decoder.end());
+    if (!raw.destroyed) raw.write('data: [DONE]\n\n');
+  } catch (error) {
+    if (!raw.destroyed) raw.write(`data: ${JSON.stringify(failureOf(error, attempt, options).toBody())}\n\n`);
+  } finally {
+    attempt.done();
+    raw.end();
+  }
+}

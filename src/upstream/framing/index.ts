@@ -1,0 +1,17 @@
+/** Stream framing by name: the adapters declare which one their provider speaks. */
+import type { StreamFraming } from '../../providers/contract.ts';
+import { createNdjsonFramer } from './ndjson.ts';
+import { createSseFramer, type Framer } from './sse.ts';
+
+export type { Framer, FramedEvent } from './sse.ts';
+
+const framers: Partial<Record<StreamFraming, () => Framer>> = {
+  sse: createSseFramer,
+  ndjson: createNdjsonFramer,
+};
+
+export function createFramer(framing: StreamFraming): Framer {
+  const create = framers[framing];
+  if (!create) throw new Error(`no framer for ${framing}`);
+  return create();
+}
