@@ -57,6 +57,8 @@ export async function resolveTarget(headers: GatewayHeaders, route: RouteKind, d
   if (headers.customHost !== undefined) {
     const url = await checkCustomHost(headers.customHost, deps.allowlist, deps.lookup);
     baseUrl = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  } else if (adapter.baseUrlFor) {
+    baseUrl = adapter.baseUrlFor(headers.cloud);
   } else if (adapter.defaultBaseUrl) {
     baseUrl = adapter.defaultBaseUrl;
   } else {

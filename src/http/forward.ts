@@ -26,7 +26,13 @@ export function gatewayHeadersOf(request: FastifyRequest, reply: FastifyReply, d
   return headers;
 }
 
-export function inferenceCall(request: FastifyRequest, route: RouteKind, path = ''): InferenceCall {
+function strictCompliance(request: FastifyRequest): boolean {
+  const body = request.body as Record<string, unknown> | undefined;
+  if (body && typeof body === 'object' && body.strict_reference_compliance === false) return false;
+  return request.gateway?.strictReferenceCompliance ?? true;
+}
+
+function inferenceCall(request: FastifyRequest, route: RouteKind, path = ''): InferenceCall {
   const url = request.raw.url ?? '';
   const queryStart = url.indexOf('?');
   const contentType = request.headers['content-type'];
@@ -36,14 +42,16 @@ export function inferenceCall(request: FastifyRequest, route: RouteKind, path = 
     path,
     query: queryStart >= 0 ? url.slice(queryStart + 1) : '',
     body: request.body,
+    strictReferenceCompliance: strictCompliance(request),
     rawBody: request.rawBody,
     contentType,
     params: (request.params as Record<string, string> | undefined) ?? {},
   };
 }
 
-export async function forward(request: FastifyRequest, reply: FastifyReply, call: InferenceCall, deps: ForwardDeps): Promise<void> {
+export async function forward(request: FastifyRequest, reply: FastifyReply, route: RouteKind, deps: ForwardDeps, path = ''): Promise<void> {
   const headers = gatewayHeadersOf(request, reply, deps);
+  const call = inferenceCall(request, route, path);
   const { adapter, target } = await resolveTarget(headers, call.route, deps);
   const clientGone = new AbortController();
   reply.raw.once('close', () => {

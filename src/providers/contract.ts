@@ -52,6 +52,12 @@ export interface InferenceCall {
   query: string;
   /** the parsed JSON body, when the body is JSON */
   body: unknown;
+  /**
+   * false when the client opted out of strict OpenAI compliance (header x-gateway-strict-reference-compliance:
+   * false, or body field strict_reference_compliance: false): adapters may then pass provider extras such as
+   * `thinking` and return `content_blocks`.
+   */
+  strictReferenceCompliance: boolean;
   /** the body bytes exactly as the client sent them */
   rawBody: Buffer | undefined;
   contentType: string | undefined;
@@ -93,8 +99,13 @@ export type ErrorParser = (status: number, body: unknown) => { message: string; 
 export interface ProviderAdapter {
   readonly name: string;
   readonly capabilities: Capabilities;
-  /** undefined when the provider has no public endpoint and needs x-gateway-custom-host (local servers) */
+  /** undefined when the provider has no fixed public endpoint (local servers; clouds that use baseUrlFor) */
   readonly defaultBaseUrl: string | undefined;
+  /**
+   * the base URL from cloud settings (Azure resource, Vertex region and project, Bedrock region), used when no
+   * custom host is given; throws a 400 naming the missing x-gateway-<cloud>-* header
+   */
+  baseUrlFor?(cloud: Readonly<Record<string, string>>): string;
   buildRequest(call: InferenceCall, target: ProviderTarget): UpstreamRequest;
   responseTransform(route: RouteKind): ResponseTransform | undefined;
   /** a decoder when the provider streams in another format than OpenAI's; undefined relays the stream untouched */

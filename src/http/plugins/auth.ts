@@ -9,7 +9,10 @@ import { unauthorized } from '../../core/errors.ts';
 export function registerAuth(app: FastifyInstance, keys: KeyResolver): void {
   app.decorateRequest('principal', undefined);
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/v1/') && request.url !== '/v1') return;
+    // The matched route decides too: the router decodes the path, so /%761/models is served by /v1/models.
+    const route = request.routeOptions.url;
+    const isV1 = (path: string | undefined) => path !== undefined && (path === '/v1' || path.startsWith('/v1/'));
+    if (!isV1(route) && !isV1(request.url)) return;
     const header = request.headers['x-gateway-api-key'];
     const secret = Array.isArray(header) ? header[0] : header;
     if (!secret) throw unauthorized('Missing x-gateway-api-key header.', 'missing_api_key');

@@ -1,7 +1,7 @@
 /** The built-in OpenAI-compatible inference routes: validate once, then forward. */
 import type { FastifyInstance } from 'fastify';
 import type { RouteKind } from '../../providers/contract.ts';
-import { forward, inferenceCall, type ForwardDeps } from '../forward.ts';
+import { forward, type ForwardDeps } from '../forward.ts';
 import {
   parseInputItemsQuery,
   validateChatCompletion,
@@ -21,21 +21,21 @@ export function registerInferenceRoutes(app: FastifyInstance, deps: ForwardDeps)
   for (const [url, route, validate] of VALIDATED_POSTS) {
     app.post(url, async (request, reply) => {
       validate(request.body);
-      await forward(request, reply, inferenceCall(request, route), deps);
+      await forward(request, reply, route, deps);
     });
   }
 
   app.post('/v1/responses', async (request, reply) => {
-    await forward(request, reply, inferenceCall(request, 'responses.create'), deps);
+    await forward(request, reply, 'responses.create', deps);
   });
   app.get('/v1/responses/:response_id', async (request, reply) => {
-    await forward(request, reply, inferenceCall(request, 'responses.get'), deps);
+    await forward(request, reply, 'responses.get', deps);
   });
   app.delete('/v1/responses/:response_id', async (request, reply) => {
-    await forward(request, reply, inferenceCall(request, 'responses.delete'), deps);
+    await forward(request, reply, 'responses.delete', deps);
   });
   app.get('/v1/responses/:response_id/input_items', async (request, reply) => {
     parseInputItemsQuery(request.query as Record<string, unknown>);
-    await forward(request, reply, inferenceCall(request, 'responses.input_items'), deps);
+    await forward(request, reply, 'responses.input_items', deps);
   });
 }

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { integratedModels, listCatalogModels, parseModelsQuery } from '../../catalog/catalog.ts';
 import { hasProviderSignal } from '../../core/resolve-target.ts';
-import { forward, gatewayHeadersOf, inferenceCall, type ForwardDeps } from '../forward.ts';
+import { forward, gatewayHeadersOf, type ForwardDeps } from '../forward.ts';
 
 export function registerModelsRoute(app: FastifyInstance, deps: ForwardDeps): void {
   app.get('/v1/models', async (request, reply) => {
@@ -15,6 +15,6 @@ export function registerModelsRoute(app: FastifyInstance, deps: ForwardDeps): vo
       reply.header('x-gateway-cache-status', 'DISABLED');
       return listCatalogModels(integratedModels, query);
     }
-    await forward(request, reply, inferenceCall(request, 'models'), deps);
+    await forward(request, reply, 'models', deps);
   });
 }

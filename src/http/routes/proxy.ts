@@ -3,19 +3,25 @@
  * comes back exactly as received. /v1/proxy/... does the same even for a built-in route.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { forward, inferenceCall, type ForwardDeps } from '../forward.ts';
+import { badRequest } from '../../core/errors.ts';
+import { forward, type ForwardDeps } from '../forward.ts';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 function pathAfter(request: FastifyRequest, prefix: string): string {
   const url = request.raw.url ?? '';
+  // The router matched the decoded path; slicing a raw URL whose prefix is percent-encoded (/%761/...) would
+  // cut at the wrong place and glue the rest onto the provider's host or port.
+  if (!url.startsWith(`${prefix}/`)) {
+    throw badRequest(`The path must start with ${prefix}/ as plain characters, not percent-encoded.`, 'invalid_path');
+  }
   const end = url.indexOf('?');
   return url.slice(prefix.length, end >= 0 ? end : undefined);
 }
 
 export function registerProxyRoutes(app: FastifyInstance, deps: ForwardDeps): void {
   const handle = (prefix: string) => async (request: FastifyRequest, reply: FastifyReply) => {
-    await forward(request, reply, inferenceCall(request, 'passthrough', pathAfter(request, prefix)), deps);
+    await forward(request, reply, 'passthrough', deps, pathAfter(request, prefix));
   };
   app.route({ method: [...METHODS], url: '/v1/proxy/*', handler: handle('/v1/proxy') });
   app.route({ method: [...METHODS], url: '/v1/*', handler: handle('/v1') });

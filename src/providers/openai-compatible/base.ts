@@ -54,6 +54,20 @@ function upstreamPath(call: InferenceCall): string {
   }
 }
 
+/**
+ * The client's bytes, untouched, except on built-in routes when they carry the gateway's own
+ * `strict_reference_compliance` flag, which no provider knows: then (only then) the body is rebuilt without it.
+ */
+function requestBody(call: InferenceCall): Buffer | string | undefined {
+  if (!call.rawBody || call.rawBody.length === 0) return undefined;
+  const body = call.body;
+  if (call.route !== 'passthrough' && typeof body === 'object' && body !== null && 'strict_reference_compliance' in body) {
+    const { strict_reference_compliance: _flag, ...rest } = body as Record<string, unknown>;
+    return JSON.stringify(rest);
+  }
+  return call.rawBody;
+}
+
 export function authHeaders(style: AuthStyle, apiKey: string | undefined): Record<string, string> {
   if (!apiKey) return {};
   switch (style) {
@@ -83,14 +97,9 @@ export function createOpenAiCompatibleAdapter(vendor: OpenAiCompatibleVendor): P
     buildRequest(call: InferenceCall, target: ProviderTarget): UpstreamRequest {
       const query = call.query ? `?${call.query}` : '';
       const headers: Record<string, string> = { ...authHeaders(vendor.auth, target.apiKey) };
-      if (call.rawBody && call.rawBody.length > 0) headers['content-type'] = call.contentType ?? 'application/json';
-      return {
-        method: call.method,
-        url: `${target.baseUrl}${upstreamPath(call)}${query}`,
-        headers,
-        body: call.rawBody && call.rawBody.length > 0 ? call.rawBody : undefined,
-        warnings: [],
-      };
+      const body = requestBody(call);
+      if (body !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
+      return { method: call.method, url: `${target.baseUrl}${upstreamPath(call)}${query}`, headers, body, warnings: [] };
     },
     responseTransform(route: RouteKind) {
       return vendor.transforms?.[route];

@@ -10,7 +10,7 @@ const registry = createProviderRegistry();
 
 function call(route: RouteKind, extra: Partial<InferenceCall> = {}): InferenceCall {
   const rawBody = Buffer.from('{"model":"m","messages":[{"role":"user","content":"hi"}],"x_extra":1}');
-  return { route, method: 'POST', path: '', query: '', body: JSON.parse(rawBody.toString()), rawBody, contentType: 'application/json', params: {}, ...extra };
+  return { route, method: 'POST', path: '', query: '', body: JSON.parse(rawBody.toString()), strictReferenceCompliance: true, rawBody, contentType: 'application/json', params: {}, ...extra };
 }
 
 function target(provider: string, baseUrl: string): ProviderTarget {
@@ -43,6 +43,12 @@ describe('OpenAI-compatible base adapter: request in -> provider request', () =>
       assert.deepEqual(built.warnings, []);
     });
   }
+
+  test('the gateway flag strict_reference_compliance is removed from the body, and only it', () => {
+    const rawBody = Buffer.from('{"model":"m","messages":[],"strict_reference_compliance":false,"x":1}');
+    const built = registry.get('openai')!.buildRequest(call('chat', { rawBody, body: JSON.parse(rawBody.toString()) }), target('openai', 'https://a'));
+    assert.deepEqual(JSON.parse(String(built.body)), { model: 'm', messages: [], x: 1 });
+  });
 
   test('auth styles', () => {
     assert.deepEqual(authHeaders('bearer', 't'), { authorization: 'Bearer t' });
