@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { AuthInvalidation } from './auth/invalidation.ts';
 import type { KeyResolver } from './auth/key-resolver.ts';
 import type { KvStore } from './kv/store.ts';
 import type { Metrics } from './metrics/metrics.ts';
@@ -10,6 +11,7 @@ import type { Database } from './storage/database.ts';
 import type { UpstreamClient } from './upstream/client.ts';
 import type { Allowlist, LookupAll } from './upstream/ssrf-guard.ts';
 import './http/types.ts';
+import { registerAdminRoutes } from './http/admin/index.ts';
 import { registerAuth } from './http/plugins/auth.ts';
 import { registerBodyParsers } from './http/plugins/body-parsers.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
@@ -22,6 +24,10 @@ export interface AppDeps {
   database: Database;
   kv: KvStore;
   keys: KeyResolver;
+  invalidation: AuthInvalidation;
+  /** ORGANISATION_HEADERS_TO_MASK */
+  headersToMask: readonly string[];
+  now?: () => Date;
   registry: ProviderRegistry;
   upstream: UpstreamClient;
   allowlist: Allowlist;
@@ -56,6 +62,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.lookup ? { lookup: deps.lookup } : {}),
   };
   registerOperationsRoutes(app, deps);
+  registerAdminRoutes(app, {
+    database: deps.database,
+    kv: deps.kv,
+    invalidation: deps.invalidation,
+    headersToMask: deps.headersToMask,
+    now: deps.now ?? (() => new Date()),
+  });
   registerInferenceRoutes(app, forwardDeps);
   registerModelsRoute(app, forwardDeps);
   registerProxyRoutes(app, forwardDeps);

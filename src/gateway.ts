@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { buildApp } from './app.ts';
+import { createAuthInvalidation } from './auth/invalidation.ts';
 import { createKeyResolver } from './auth/key-resolver.ts';
 import type { GatewayConfig } from './config/index.ts';
 import { bootstrap, type BootstrapResult } from './domain/bootstrap.ts';
@@ -47,10 +48,14 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
     const started = await bootstrap(database.db, { adminApiKey: config.adminApiKey });
     const kv = overrides.kv ?? openKvStore(config.redisUrl);
     const upstream = createUpstreamClient({ allowlist });
+    const keys = createKeyResolver({ db: database.db });
+    const invalidation = await createAuthInvalidation(kv, keys);
     const app = await buildApp({
       database,
       kv,
-      keys: createKeyResolver({ db: database.db }),
+      keys,
+      invalidation,
+      headersToMask: config.headersToMask,
       registry: createProviderRegistry(),
       upstream,
       allowlist,
@@ -65,6 +70,7 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
       bootstrap: started,
       async close() {
         await app.close();
+        await invalidation.close();
         await upstream.close();
         await kv.close();
         await database.close();

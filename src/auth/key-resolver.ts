@@ -5,10 +5,11 @@
  * drops entries at once; a revoked or expired key is never returned.
  */
 import { LRUCache } from 'lru-cache';
-import type { Principal } from '../core/context.ts';
+import type { OrgRole, Principal, WorkspaceRole } from '../core/context.ts';
 import type { Db } from '../storage/database.ts';
 import { findApiKeyByHash } from '../storage/repositories/api-keys.ts';
 import { defaultWorkspace } from '../storage/repositories/organisations.ts';
+import { userRoles } from '../storage/repositories/users.ts';
 import { hashApiKey } from './secrets.ts';
 
 export interface KeyResolver {
@@ -32,7 +33,9 @@ export function createKeyResolver(options: KeyResolverOptions): KeyResolver {
   const now = options.now ?? Date.now;
   const ttlMs = options.ttlMs ?? 30_000;
   const negativeTtlMs = options.negativeTtlMs ?? 5_000;
-  const cache = new LRUCache<string, Entry>({ max: options.maxEntries ?? 50_000, perf: { now } });
+  // ttlResolution 0: lru-cache otherwise reuses a reading of `now` for 1 ms of real time, so an entry could
+  // outlive its ttl on an injected clock
+  const cache = new LRUCache<string, Entry>({ max: options.maxEntries ?? 50_000, perf: { now }, ttlResolution: 0 });
   /** concurrent misses for the same key share one query */
   const inflight = new Map<string, Promise<Principal | null>>();
   /** bumped by invalidate(): a load that started before an invalidation must not be cached */
@@ -47,15 +50,33 @@ export function createKeyResolver(options: KeyResolverOptions): KeyResolver {
       if (!workspace) return null;
       workspaceId = workspace.id;
     }
+    let expiresAt = row.expiresAt ? row.expiresAt.getTime() : null;
+    if (row.keyHash !== keyHash) {
+      // the previous secret of a rotated key: valid only until its transition period ends
+      const until = row.previousKeyExpiresAt?.getTime() ?? 0;
+      expiresAt = expiresAt === null ? until : Math.min(expiresAt, until);
+    }
+    let orgRole = (row.role as OrgRole | null) ?? (row.type === 'organisation' ? 'admin' : null);
+    let workspaceRole: WorkspaceRole | null = null;
+    if (row.subType === 'user' && row.userId) {
+      const roles = await userRoles(options.db, row.userId, workspaceId);
+      if (!roles) return null;
+      orgRole = roles.orgRole;
+      workspaceRole = roles.workspaceRole;
+    }
     return {
+      kind: 'api_key',
       keyId: row.id,
+      keyHash,
       keyType: row.type === 'workspace' ? 'workspace' : 'organisation',
+      subType: row.subType === 'user' ? 'user' : 'service',
       organisationId: row.organisationId,
       workspaceId,
       scopes: Object.freeze([...row.scopes]),
-      role: row.role,
+      orgRole,
+      workspaceRole,
       userId: row.userId,
-      expiresAt: row.expiresAt ? row.expiresAt.getTime() : null,
+      expiresAt,
     };
   }
 
@@ -73,7 +94,11 @@ export function createKeyResolver(options: KeyResolverOptions): KeyResolver {
       let pending = inflight.get(keyHash);
       if (!pending) {
         const startedAt = generation;
-        pending = load(keyHash).finally(() => inflight.delete(keyHash));
+        const loading: Promise<Principal | null> = load(keyHash).finally(() => {
+          // invalidate() may have dropped this load and a newer one taken its place
+          if (inflight.get(keyHash) === loading) inflight.delete(keyHash);
+        });
+        pending = loading;
         inflight.set(keyHash, pending);
         const principal = await pending;
         if (startedAt === generation) cache.set(keyHash, { principal }, { ttl: principal ? ttlMs : negativeTtlMs });
@@ -83,8 +108,14 @@ export function createKeyResolver(options: KeyResolverOptions): KeyResolver {
     },
     invalidate(keyHash?: string) {
       generation += 1;
-      if (keyHash === undefined) cache.clear();
-      else cache.delete(keyHash);
+      // a load already under way may have read the row before the change: later resolves must not join it
+      if (keyHash === undefined) {
+        cache.clear();
+        inflight.clear();
+      } else {
+        cache.delete(keyHash);
+        inflight.delete(keyHash);
+      }
     },
   };
 }

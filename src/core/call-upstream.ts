@@ -9,7 +9,7 @@ import type { GatewayHeaders } from './context.ts';
 import { GatewayError, badGateway, invalidParam, requestTimeout } from './errors.ts';
 import type { InferenceCall, ProviderAdapter, ProviderTarget, UpstreamRequest } from '../providers/contract.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
-import { CUSTOM_HOST_BLOCKED_CODE } from '../upstream/ssrf-guard.ts';
+import { CUSTOM_HOST_BLOCKED_CODE, type Allowlist, type LookupAll } from '../upstream/ssrf-guard.ts';
 
 /** Never forwarded, even when named in x-gateway-forward-headers. */
 const NEVER_FORWARD = new Set([
@@ -52,7 +52,7 @@ export async function callUpstream(
   adapter: ProviderAdapter,
   target: ProviderTarget,
   call: InferenceCall,
-  options: { headers: GatewayHeaders; clientHeaders: IncomingHttpHeaders; clientSignal: AbortSignal },
+  options: { headers: GatewayHeaders; clientHeaders: IncomingHttpHeaders; clientSignal: AbortSignal; allowlist: Allowlist; lookup?: LookupAll },
 ): Promise<UpstreamAttempt> {
   let request = adapter.buildRequest(call, target);
   Object.assign(request.headers, forwardedHeaders(options.headers, options.clientHeaders));
@@ -78,7 +78,10 @@ export async function callUpstream(
   };
 
   try {
-    if (adapter.prepare) request = await adapter.prepare(request, target);
+    if (adapter.prepare) {
+      const context = { allowlist: options.allowlist, signal: controller.signal, ...(options.lookup ? { lookup: options.lookup } : {}) };
+      request = await adapter.prepare(request, target, context);
+    }
     const response = await client.send(request, { customHost: target.customHost, signal: controller.signal });
     return { request, response, done, timedOut: () => timedOut };
   } catch (error) {

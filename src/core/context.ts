@@ -1,13 +1,26 @@
 /** The typed request context: every x-gateway-* header parsed once, read everywhere after. */
+export type OrgRole = 'owner' | 'admin' | 'member';
+export type WorkspaceRole = 'admin' | 'manager' | 'member';
+
+/** Who is calling: an API key, or a user presenting a JWT. */
 export interface Principal {
+  kind: 'api_key' | 'jwt';
+  /** the API key's id; for a JWT, the token's `jti` or subject */
   keyId: string;
-  /** 'organisation' (admin key) or 'workspace' */
+  /** SHA-256 of the presented secret (cache invalidation) */
+  keyHash: string;
+  /** 'organisation' (admin key, or a JWT without a workspace) or 'workspace' */
   keyType: 'organisation' | 'workspace';
+  /** 'service' or 'user' (a user key acts with its user's roles; JWTs are always 'user') */
+  subType: 'service' | 'user';
   organisationId: string;
   /** the workspace inference is attributed to: the key's own, or the default workspace for admin keys */
   workspaceId: string;
   scopes: readonly string[];
-  role: string | null;
+  /** organisation role the caller acts with (admin keys: their stored role; users: their org role) */
+  orgRole: OrgRole | null;
+  /** the caller's role in `workspaceId` when it is a user (user keys, JWTs) */
+  workspaceRole: WorkspaceRole | null;
   userId: string | null;
   expiresAt: number | null;
 }

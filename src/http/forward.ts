@@ -61,6 +61,8 @@ export async function forward(request: FastifyRequest, reply: FastifyReply, rout
     headers,
     clientHeaders: request.headers,
     clientSignal: clientGone.signal,
+    allowlist: deps.allowlist,
+    ...(deps.lookup ? { lookup: deps.lookup } : {}),
   });
   const gatewayHeaders: Record<string, string> = {
     'x-gateway-trace-id': headers.trace.traceId,

@@ -9,7 +9,7 @@
 import type { FastifyReply } from 'fastify';
 import type { UpstreamAttempt } from '../core/call-upstream.ts';
 import { badGateway, requestTimeout, type ErrorBody } from '../core/errors.ts';
-import type { ErrorParser, InferenceCall, ProviderAdapter, ProviderTarget } from '../providers/contract.ts';
+import { UNCHANGED, type ErrorParser, type InferenceCall, type ProviderAdapter, type ProviderTarget } from '../providers/contract.ts';
 import { relayStream, translateStream } from './render-stream.ts';
 import { safeResponseHeaders } from './response-headers.ts';
 
@@ -75,17 +75,17 @@ export async function renderUpstream(reply: FastifyReply, attempt: UpstreamAttem
   }
   if (status >= 300) return sendProviderError(reply, status, json, options, adapter.parseError);
   const transform = adapter.responseTransform(call.route);
-  if (!transform) {
+  let converted: unknown = UNCHANGED;
+  try {
+    if (transform) converted = transform(json, call, target);
+  } catch (error) {
+    throw badGateway(`Provider "${target.provider}" answered in an unexpected shape: ${(error as Error).message}`);
+  }
+  if (converted === UNCHANGED) {
     // the provider already speaks our format: send its bytes, not a re-serialisation
     reply.code(status).headers({ ...safeResponseHeaders(response.headers), ...options.gatewayHeaders });
     reply.header('content-type', 'application/json; charset=utf-8').send(text);
     return;
-  }
-  let converted: unknown;
-  try {
-    converted = transform(json, call, target);
-  } catch (error) {
-    throw badGateway(`Provider "${target.provider}" answered in an unexpected shape: ${(error as Error).message}`);
   }
   reply.code(200).headers(options.gatewayHeaders).send(converted);
 }

@@ -2,6 +2,7 @@
  * The provider adapter contract. Everything provider-specific lives behind it, in that provider's folder;
  * the core only asks an adapter, by route, how to reach its upstream and how to read the answer.
  */
+import type { Allowlist, LookupAll } from '../upstream/ssrf-guard.ts';
 
 /** The inference routes the gateway knows. `passthrough` is any other /v1 path (and /v1/proxy/...). */
 export type RouteKind =
@@ -74,8 +75,14 @@ export interface UpstreamRequest {
   warnings: string[];
 }
 
-/** How a route's answer is read: undefined means the provider already speaks the OpenAI format: stream it back untouched. */
+/**
+ * How a route's answer is read: undefined means the provider already speaks the OpenAI format: stream it back untouched.
+ * A transform that finds nothing to change returns `UNCHANGED`: the provider's bytes and headers are then sent as received.
+ */
 export type ResponseTransform = (json: unknown, call: InferenceCall, target: ProviderTarget) => unknown;
+
+/** Returned by a ResponseTransform that leaves the answer as the provider wrote it. */
+export const UNCHANGED: unique symbol = Symbol('unchanged answer');
 
 /** One framed upstream event: SSE `event`/`data`, or an AWS event-stream message's event type and JSON payload. */
 export interface StreamEvent {
@@ -96,6 +103,18 @@ export interface StreamDecoder {
 /** A provider error body -> the message (and code) kept in the OpenAI error shape. */
 export type ErrorParser = (status: number, body: unknown) => { message: string; type?: string; code?: string } | undefined;
 
+/**
+ * What `prepare` may need besides the request. A URL that comes from the client (e.g. the token_uri of a service
+ * account key) is a custom host: the adapter checks it with `checkCustomHost(url, allowlist, lookup)` and connects
+ * with `guardedLookup(allowlist)` before calling it. Without a context (unit tests), adapters use an empty allowlist.
+ */
+export interface PrepareContext {
+  allowlist: Allowlist;
+  lookup?: LookupAll;
+  /** aborted when the call times out or the client goes away */
+  signal: AbortSignal;
+}
+
 export interface ProviderAdapter {
   readonly name: string;
   readonly capabilities: Capabilities;
@@ -111,7 +130,7 @@ export interface ProviderAdapter {
   /** a decoder when the provider streams in another format than OpenAI's; undefined relays the stream untouched */
   streamDecoder?(call: InferenceCall, target: ProviderTarget): StreamDecoder | undefined;
   /** asynchronous last step before sending: request signing (SigV4), access-token fetch and refresh */
-  prepare?(request: UpstreamRequest, target: ProviderTarget): Promise<UpstreamRequest>;
+  prepare?(request: UpstreamRequest, target: ProviderTarget, context?: PrepareContext): Promise<UpstreamRequest>;
   /** reads the provider's error body; the default understands `{error:{message}}`, `{error:"..."}` and `{message}` */
   parseError?: ErrorParser;
 }

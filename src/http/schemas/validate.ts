@@ -28,7 +28,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /** Set means present and not null: OpenAI treats an explicit null like an omitted field. */
 const isSet = (value: unknown): boolean => value !== undefined && value !== null;
 
-function makeValidator<S extends TSchema>(
+/** Compiles a TypeBox schema once; the validator returns the (unchanged) body or throws a 400 naming the field. */
+export function makeValidator<S extends TSchema>(
   schema: S,
   crossFieldRules: (body: Static<S>) => void,
 ): (body: unknown) => Static<S> {

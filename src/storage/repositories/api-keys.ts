@@ -1,12 +1,17 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, or } from 'drizzle-orm';
 import type { Db } from '../database.ts';
 import { apiKeys } from '../schema.ts';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type NewApiKeyRow = typeof apiKeys.$inferInsert;
 
+/** The key whose current secret has this hash, or whose previous secret (after a rotation) still does. */
 export async function findApiKeyByHash(db: Db, keyHash: string): Promise<ApiKeyRow | undefined> {
-  const rows = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash)).limit(1);
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(or(eq(apiKeys.keyHash, keyHash), eq(apiKeys.previousKeyHash, keyHash)))
+    .limit(1);
   return rows[0];
 }
 
@@ -21,4 +26,48 @@ export async function countOrganisationKeys(db: Db, organisationId: string): Pro
     .from(apiKeys)
     .where(and(eq(apiKeys.organisationId, organisationId), eq(apiKeys.type, 'organisation')));
   return rows[0]?.value ?? 0;
+}
+
+export async function getApiKey(db: Db, organisationId: string, id: string): Promise<ApiKeyRow | undefined> {
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.organisationId, organisationId), eq(apiKeys.id, id)))
+    .limit(1);
+  return rows[0];
+}
+
+export interface ApiKeyListFilter {
+  organisationId: string;
+  workspaceId?: string | undefined;
+  /** `${type}-${subType}` values the caller may list */
+  kinds: ReadonlyArray<{ type: string; subType: string }>;
+}
+
+export async function listApiKeys(
+  db: Db,
+  filter: ApiKeyListFilter,
+  page: { offset: number; limit: number },
+): Promise<{ total: number; rows: ApiKeyRow[] }> {
+  if (filter.kinds.length === 0) return { total: 0, rows: [] };
+  const kinds = or(...filter.kinds.map((kind) => and(eq(apiKeys.type, kind.type), eq(apiKeys.subType, kind.subType))));
+  const where = and(
+    eq(apiKeys.organisationId, filter.organisationId),
+    kinds,
+    filter.workspaceId ? eq(apiKeys.workspaceId, filter.workspaceId) : undefined,
+  );
+  const [totals, rows] = await Promise.all([
+    db.select({ value: count() }).from(apiKeys).where(where),
+    db.select().from(apiKeys).where(where).orderBy(desc(apiKeys.createdAt), asc(apiKeys.id)).offset(page.offset).limit(page.limit),
+  ]);
+  return { total: totals[0]?.value ?? 0, rows };
+}
+
+export async function updateApiKey(db: Db, id: string, values: Partial<NewApiKeyRow>): Promise<ApiKeyRow | undefined> {
+  const rows = await db.update(apiKeys).set({ ...values, updatedAt: new Date() }).where(eq(apiKeys.id, id)).returning();
+  return rows[0];
+}
+
+export async function deleteApiKey(db: Db, id: string): Promise<void> {
+  await db.delete(apiKeys).where(eq(apiKeys.id, id));
 }

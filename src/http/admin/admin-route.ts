@@ -1,0 +1,115 @@
+/**
+ * Every admin route runs through `adminRoute`: scope check, then the use case; a state-changing call runs in one
+ * transaction together with its audit record, so a change is never kept without its record (nor a record without
+ * its change). Denied and failed attempts are recorded too, in a transaction of their own.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthInvalidation } from '../../auth/invalidation.ts';
+import { requireScope } from '../../auth/authorize.ts';
+import type { Principal } from '../../core/context.ts';
+import { GatewayError, unauthorized } from '../../core/errors.ts';
+import { maskHeaders, maskSecrets } from '../../domain/audit/mask.ts';
+import type { KvStore } from '../../kv/store.ts';
+import type { Database, Db } from '../../storage/database.ts';
+import { insertAuditLog } from '../../storage/repositories/audit-logs.ts';
+
+export interface AdminDeps {
+  database: Database;
+  kv: KvStore;
+  invalidation: AuthInvalidation;
+  headersToMask: readonly string[];
+  now: () => Date;
+}
+
+export interface AdminContext {
+  principal: Principal;
+  /** the transaction of a state-changing call; the database otherwise */
+  db: Db;
+  deps: AdminDeps;
+  request: FastifyRequest;
+}
+
+export interface AdminResult {
+  body?: unknown;
+  status?: number;
+  resourceId?: string | null;
+  workspaceId?: string | null;
+  /** runs after the commit: cache invalidation and other side effects */
+  afterCommit?: () => Promise<void>;
+}
+
+export interface AdminOperation {
+  /** e.g. `api_keys.create` */
+  action: string;
+  resourceType: string;
+  /** the scope the caller's key must hold; omitted when the use case checks a scope that depends on the resource */
+  scope?: string;
+  /** state-changing: runs in a transaction and is always audited */
+  mutation: boolean;
+}
+
+function auditRow(ctx: { principal: Principal; request: FastifyRequest; deps: AdminDeps }, operation: AdminOperation, outcome: {
+  status: number;
+  resourceId?: string | null;
+  workspaceId?: string | null;
+}) {
+  const { principal, request } = ctx;
+  const url = request.raw.url ?? request.url;
+  const queryStart = url.indexOf('?');
+  return {
+    organisationId: principal.organisationId,
+    workspaceId: outcome.workspaceId ?? (principal.keyType === 'workspace' ? principal.workspaceId : null),
+    timestamp: ctx.deps.now(),
+    userType: principal.kind === 'jwt' || principal.subType === 'user' ? 'user' : 'api_key',
+    userId: principal.userId,
+    apiKeyId: principal.kind === 'api_key' ? principal.keyId : null,
+    action: operation.action,
+    resourceType: operation.resourceType,
+    resourceId: outcome.resourceId ?? null,
+    method: request.method,
+    uri: queryStart >= 0 ? url.slice(0, queryStart) : url,
+    requestId: String(request.id),
+    requestBody: request.body === undefined ? null : JSON.stringify(maskSecrets(request.body)),
+    queryParams: queryStart >= 0 ? url.slice(queryStart + 1) : null,
+    requestHeaders: JSON.stringify(maskHeaders(request.headers as Record<string, unknown>, ctx.deps.headersToMask)),
+    clientIp: request.ip,
+    responseStatusCode: outcome.status,
+    outcome: outcome.status < 400 ? 'success' : outcome.status === 401 || outcome.status === 403 ? 'denied' : 'failed',
+  };
+}
+
+export function adminRoute(
+  deps: AdminDeps,
+  operation: AdminOperation,
+  handler: (ctx: AdminContext) => Promise<AdminResult>,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
+  return async (request, reply) => {
+    const principal = request.principal;
+    if (!principal) throw unauthorized('Missing x-gateway-api-key header.', 'missing_api_key');
+    const base = { principal, request, deps };
+    let result: AdminResult;
+    try {
+      if (operation.scope) requireScope(principal, operation.scope);
+      if (operation.mutation) {
+        result = await deps.database.db.transaction(async (tx) => {
+          const done = await handler({ ...base, db: tx });
+          await insertAuditLog(tx, auditRow(base, operation, { status: done.status ?? 200, resourceId: done.resourceId ?? null, workspaceId: done.workspaceId ?? null }));
+          return done;
+        });
+      } else {
+        result = await handler({ ...base, db: deps.database.db });
+      }
+    } catch (error) {
+      const status = error instanceof GatewayError ? error.status : 500;
+      if (operation.mutation || status === 403) {
+        await insertAuditLog(deps.database.db, auditRow(base, operation, { status })).catch((auditError: unknown) => {
+          request.log.error({ err: auditError }, 'could not write the audit record of a failed admin call');
+        });
+      }
+      throw error;
+    }
+    if (result.afterCommit) await result.afterCommit();
+    reply.code(result.status ?? 200);
+    return result.body === undefined ? reply.send() : result.body;
+  };
+}

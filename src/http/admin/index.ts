@@ -1,0 +1,10 @@
+/** The admin (control-plane) API: one folder per resource group, registered here. */
+import type { FastifyInstance } from 'fastify';
+import type { AdminDeps } from './admin-route.ts';
+import { registerApiKeyRoutes } from './api-keys/routes.ts';
+
+export type { AdminDeps } from './admin-route.ts';
+
+export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
+  registerApiKeyRoutes(app, deps);
+}
