@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AuthInvalidation } from './auth/invalidation.ts';
-import type { KeyResolver } from './auth/key-resolver.ts';
 import type { KvStore } from './kv/store.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
@@ -12,7 +11,7 @@ import type { UpstreamClient } from './upstream/client.ts';
 import type { Allowlist, LookupAll } from './upstream/ssrf-guard.ts';
 import './http/types.ts';
 import { registerAdminRoutes } from './http/admin/index.ts';
-import { registerAuth } from './http/plugins/auth.ts';
+import { registerAuth, type CredentialResolver } from './http/plugins/auth.ts';
 import { registerBodyParsers } from './http/plugins/body-parsers.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
 import { registerInferenceRoutes } from './http/routes/inference.ts';
@@ -23,7 +22,8 @@ import { registerProxyRoutes } from './http/routes/proxy.ts';
 export interface AppDeps {
   database: Database;
   kv: KvStore;
-  keys: KeyResolver;
+  /** API key or JWT -> principal */
+  credentials: CredentialResolver;
   invalidation: AuthInvalidation;
   /** ORGANISATION_HEADERS_TO_MASK */
   headersToMask: readonly string[];
@@ -52,7 +52,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('gateway', undefined);
   registerBodyParsers(app);
   registerErrorHandling(app);
-  registerAuth(app, deps.keys);
+  registerAuth(app, deps.credentials);
 
   const forwardDeps = {
     registry: deps.registry,

@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { buildApp } from './app.ts';
 import { createAuthInvalidation } from './auth/invalidation.ts';
+import { createJwtVerifier, looksLikeJwt } from './auth/jwt.ts';
+import { createJwtResolver } from './auth/jwt-resolver.ts';
 import { createKeyResolver } from './auth/key-resolver.ts';
 import type { GatewayConfig } from './config/index.ts';
 import { bootstrap, type BootstrapResult } from './domain/bootstrap.ts';
@@ -49,11 +51,13 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
     const kv = overrides.kv ?? openKvStore(config.redisUrl);
     const upstream = createUpstreamClient({ allowlist });
     const keys = createKeyResolver({ db: database.db });
-    const invalidation = await createAuthInvalidation(kv, keys);
+    const verifier = createJwtVerifier({ allowlist });
+    const tokens = createJwtResolver({ db: database.db, verifier, envJwksUrl: config.jwksUrl });
+    const invalidation = await createAuthInvalidation(kv, [keys, tokens]);
     const app = await buildApp({
       database,
       kv,
-      keys,
+      credentials: (secret) => (looksLikeJwt(secret) ? tokens.resolve(secret) : keys.resolve(secret)),
       invalidation,
       headersToMask: config.headersToMask,
       registry: createProviderRegistry(),
@@ -71,6 +75,7 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
       async close() {
         await app.close();
         await invalidation.close();
+        await verifier.close();
         await upstream.close();
         await kv.close();
         await database.close();

@@ -33,7 +33,8 @@ export function requireAdminKey(principal: Principal, what: string): void {
 
 /** May the caller see resources of this workspace? */
 export function canAccessWorkspace(principal: Principal, workspaceId: string): boolean {
-  if (principal.keyType === 'organisation') return isOrganisationAdmin(principal) || principal.orgRole === 'member';
+  // organisation-level callers that are not owners/admins (a member's token without a workspace) see no workspace
+  if (principal.keyType === 'organisation') return isOrganisationAdmin(principal);
   return principal.workspaceId === workspaceId;
 }
 

@@ -4,7 +4,10 @@
  * (Redis pub/sub with REDIS_URL; in-process otherwise).
  */
 import type { KvStore, Unsubscribe } from '../kv/store.ts';
-import type { KeyResolver } from './key-resolver.ts';
+/** Anything that caches credentials by the hash of the presented secret. */
+export interface CredentialCache {
+  invalidate(hash?: string): void;
+}
 
 const CHANNEL = 'auth.invalidate';
 const ALL = '*';
@@ -15,7 +18,8 @@ export interface AuthInvalidation {
   close(): Promise<void>;
 }
 
-export async function createAuthInvalidation(kv: KvStore, keys: KeyResolver): Promise<AuthInvalidation> {
+export async function createAuthInvalidation(kv: KvStore, caches: readonly CredentialCache[]): Promise<AuthInvalidation> {
+  const keys = { invalidate: (hash?: string) => caches.forEach((cache) => cache.invalidate(hash)) };
   const unsubscribe: Unsubscribe = await kv.subscribe(CHANNEL, (message) => {
     if (message === ALL) keys.invalidate();
     else for (const hash of message.split(',')) keys.invalidate(hash);

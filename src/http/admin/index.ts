@@ -2,9 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { AdminDeps } from './admin-route.ts';
 import { registerApiKeyRoutes } from './api-keys/routes.ts';
+import { registerAuditLogRoutes } from './audit-logs/routes.ts';
+import { registerOrganisationRoutes } from './organisation/routes.ts';
 
 export type { AdminDeps } from './admin-route.ts';
 
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
   registerApiKeyRoutes(app, deps);
+  registerAuditLogRoutes(app, deps);
+  registerOrganisationRoutes(app, deps);
 }

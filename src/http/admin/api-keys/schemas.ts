@@ -21,7 +21,7 @@ export const UsageLimitsSchema = Type.Object(
     alert_threshold: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
     periodic_reset: Type.Optional(Type.Union([Type.Literal('monthly'), Type.Literal('weekly'), Type.Null()])),
     periodic_reset_days: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 365 }), Type.Null()])),
-    next_usage_reset_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+    next_usage_reset_at: Type.Optional(Type.Union([Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T' }), Type.Null()])),
   },
   { additionalProperties: false },
 );
