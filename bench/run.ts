@@ -27,6 +27,7 @@ import { MOCK_REPLY, makeChatRequest } from './shared.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
 const OUT_DIR = path.join(ROOT, '.bench');
+const GATEWAY_PID_FILE = path.join(OUT_DIR, 'gateway.pid.json');
 
 const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
 const CONNECTIONS = [16, 64] as const;
@@ -50,6 +51,9 @@ const BODIES: Record<Mode, string> = {
   'non-stream': JSON.stringify(makeChatRequest(false)),
   stream: JSON.stringify(makeChatRequest(true)),
 };
+
+/** An expected failure (bad setup, failed smoke check): reported without a stack trace. */
+class BenchError extends Error {}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -107,6 +111,7 @@ function removeTempDir(): void {
 process.on('exit', () => {
   killAll('SIGKILL');
   removeTempDir();
+  if (children.some((c) => c.name === 'gateway')) fs.rmSync(GATEWAY_PID_FILE, { force: true });
 });
 
 let shuttingDown = false;
@@ -142,7 +147,7 @@ function startHelper(name: string, script: string, args: string[] = []): Promise
   return new Promise((resolve, reject) => {
     let buf = '';
     let done = false;
-    const timer = setTimeout(() => finish(new Error(`${name}: no port announced within 30 s`)), 30_000);
+    const timer = setTimeout(() => finish(new BenchError(`${name}: no port announced within 30 s`)), 30_000);
     function finish(err: Error | null, port?: number): void {
       if (done) return;
       done = true;
@@ -160,11 +165,11 @@ function startHelper(name: string, script: string, args: string[] = []): Promise
         if (typeof port !== 'number') throw new Error('no numeric "port"');
         finish(null, port);
       } catch (err) {
-        finish(new Error(`${name}: bad announce line ${JSON.stringify(buf.slice(0, nl))}: ${(err as Error).message}`));
+        finish(new BenchError(`${name}: bad announce line ${JSON.stringify(buf.slice(0, nl))}: ${(err as Error).message}`));
       }
     });
     proc.once('error', (err) => finish(err));
-    proc.once('exit', (code, signal) => finish(new Error(`${name} exited early (code ${code}, signal ${signal})`)));
+    proc.once('exit', (code, signal) => finish(new BenchError(`${name} exited early (code ${code}, signal ${signal})`)));
   });
 }
 
@@ -179,7 +184,36 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * The helpers exit by themselves when this process dies (their stdin closes), but the gateway cannot be told to,
+ * so if a previous run was SIGKILLed its gateway may still be running. We record the gateway's pid and temp dir
+ * and, on the next run, stop that process only if it is still that bench gateway (same pid, command line running
+ * src/main.ts, environment pointing at the recorded temp dir).
+ */
+function reapStaleGateway(): void {
+  let stale: { pid?: unknown; dataDir?: unknown };
+  try {
+    stale = JSON.parse(fs.readFileSync(GATEWAY_PID_FILE, 'utf8')) as typeof stale;
+  } catch {
+    return;
+  }
+  fs.rmSync(GATEWAY_PID_FILE, { force: true });
+  if (typeof stale.pid !== 'number' || typeof stale.dataDir !== 'string') return;
+  try {
+    const cmdline = fs.readFileSync(`/proc/${stale.pid}/cmdline`, 'utf8');
+    const environ = fs.readFileSync(`/proc/${stale.pid}/environ`, 'utf8').split('\0');
+    if (cmdline.includes(path.join('src', 'main.ts')) && environ.includes(`GATEWAY_DATA_DIR=${stale.dataDir}`)) {
+      process.kill(stale.pid, 'SIGKILL');
+      console.log(`stopped a gateway left running by an earlier, killed bench run (pid ${stale.pid})`);
+    }
+  } catch {
+    // not running any more (or not ours to inspect)
+  }
+  fs.rmSync(stale.dataDir, { recursive: true, force: true });
+}
+
 async function startGateway(): Promise<{ url: string; pid: number; child: Child }> {
+  reapStaleGateway();
   const port = await freePort();
   tempDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-'));
   const logFile = path.join(OUT_DIR, 'gateway.log');
@@ -198,6 +232,7 @@ async function startGateway(): Promise<{ url: string; pid: number; child: Child 
     stdio: ['ignore', logFd, logFd],
   });
   fs.closeSync(logFd);
+  if (proc.pid !== undefined) fs.writeFileSync(GATEWAY_PID_FILE, JSON.stringify({ pid: proc.pid, dataDir: tempDataDir }));
   const child: Child = { name: 'gateway', proc, logFile };
   children.push(child);
   const url = `http://127.0.0.1:${port}`;
@@ -208,7 +243,7 @@ async function startGateway(): Promise<{ url: string; pid: number; child: Child 
   for (;;) {
     if (spawnError) throw spawnError;
     if (!alive(proc)) {
-      throw new Error(
+      throw new BenchError(
         `gateway exited before /health answered (code ${proc.exitCode}, signal ${proc.signalCode}). ` +
           `Last lines of ${logFile}:\n${tail(logFile)}`,
       );
@@ -221,7 +256,7 @@ async function startGateway(): Promise<{ url: string; pid: number; child: Child 
       // not listening yet
     }
     if (Date.now() > deadline) {
-      throw new Error(`gateway /health did not answer 200 within 60 s. Last lines of ${logFile}:\n${tail(logFile)}`);
+      throw new BenchError(`gateway /health did not answer 200 within 60 s. Last lines of ${logFile}:\n${tail(logFile)}`);
     }
     await sleep(100);
   }
@@ -288,7 +323,7 @@ interface Target {
 
 function checkResponse(target: Target, mode: Mode, status: number, contentType: string, text: string): void {
   const fail = (why: string): never => {
-    throw new Error(
+    throw new BenchError(
       `smoke check failed for ${target.name} (${mode}, ${target.url}): ${why}\n` +
         `status ${status}, content-type ${contentType || '(none)'}, body: ${text.slice(0, 800)}`,
     );
@@ -325,13 +360,23 @@ function checkResponse(target: Target, mode: Mode, status: number, contentType: 
 
 async function smokeCheck(target: Target): Promise<void> {
   for (const mode of MODES) {
-    const res = await fetch(target.url, {
-      method: 'POST',
-      headers: target.headers,
-      body: BODIES[mode],
-      signal: AbortSignal.timeout(15_000),
-    });
-    const text = await res.text();
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(target.url, {
+        method: 'POST',
+        headers: target.headers,
+        body: BODIES[mode],
+        signal: AbortSignal.timeout(15_000),
+      });
+      text = await res.text();
+    } catch (err) {
+      const cause = (err as Error & { cause?: unknown }).cause;
+      throw new BenchError(
+        `smoke check failed for ${target.name} (${mode}, ${target.url}): request failed: ${(err as Error).message}` +
+          (cause instanceof Error ? ` (${cause.message})` : ''),
+      );
+    }
     checkResponse(target, mode, res.status, res.headers.get('content-type') ?? '', text);
   }
   console.log(`  ok  ${target.name.padEnd(10)} ${target.url}`);
@@ -465,10 +510,11 @@ async function measure(target: Target, connections: number, mode: Mode): Promise
 // ---------------------------------------------------------------------------------------------------------------
 // Output.
 
-function table(headers: string[], rows: (string | number | null)[][]): string {
+/** A plain-text table; the first `left` columns are left-aligned, the rest (numbers) right-aligned. */
+function table(headers: string[], rows: (string | number | null)[][], left: number): string {
   const cells = rows.map((row) => row.map((c) => (c === null ? '-' : String(c))));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
-  const line = (r: string[]): string => r.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (r: string[]): string => r.map((c, i) => (i < left ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
 }
 
@@ -610,13 +656,15 @@ async function main(): Promise<void> {
         r.loadgenCpuPct,
         r.targetMaxRssMiB,
       ]),
+      3,
     ),
   );
   console.log('\nratios:\n');
   console.log(
     table(
-      ['conns', 'mode', '', 'gw/bare req/s', 'gw-bare p99 ms', 'gw-bare p50 ms', 'gw/direct req/s'],
-      rat.map((x) => [x.connections, x.mode, '', x.gatewayOverBareRps, x.gatewayMinusBareP99Ms, x.gatewayMinusBareP50Ms, x.gatewayOverDirectRps]),
+      ['conns', 'mode', 'gw/bare req/s', 'gw-bare p99 ms', 'gw-bare p50 ms', 'gw/direct req/s'],
+      rat.map((x) => [x.connections, x.mode, x.gatewayOverBareRps, x.gatewayMinusBareP99Ms, x.gatewayMinusBareP50Ms, x.gatewayOverDirectRps]),
+      2,
     ),
   );
   for (const x of rat.filter((x) => x.connections === 16)) {
@@ -643,6 +691,9 @@ async function main(): Promise<void> {
       warmupSec: WARMUP,
       connections: [...CONNECTIONS],
       pipelining: 1,
+      loadGenerator: 'autocannon (programmatic API) in the orchestrator process; targets are separate child processes',
+      requestsPerSec: "autocannon's mean of per-second samples over the measured run",
+      latency: "per-response time to the full response (hrtime, from autocannon's 'response' event), 2xx only, nearest-rank percentiles",
       requestBodyBytes: { 'non-stream': Buffer.byteLength(BODIES['non-stream']), stream: Buffer.byteLength(BODIES.stream) },
       gateway: EXTERNAL_GATEWAY ? { external: EXTERNAL_GATEWAY } : { spawned: 'node --import tsx src/main.ts' },
     },
@@ -661,7 +712,8 @@ main()
     process.exit(0);
   })
   .catch(async (err: unknown) => {
-    console.error(`\nbench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    const text = err instanceof BenchError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+    console.error(`\nbench failed: ${text}`);
     await stopAll();
     process.exit(1);
   });

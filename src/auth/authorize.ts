@@ -60,3 +60,14 @@ export function requireScopesWithin(principal: Principal, scopes: readonly strin
     throw forbidden(`A key cannot grant scopes it does not hold: ${beyond.join(', ')}.`, 'scope_escalation');
   }
 }
+
+/**
+ * Membership changes ("manage users and permissions"): organisation owners/admins, and the workspace's own
+ * managers acting as themselves (user keys, JWTs). A workspace service key manages resources, not people.
+ */
+export function requireMemberManager(principal: Principal, workspaceId: string, what: string): void {
+  const managerUser = principal.subType === 'user' && principal.keyType === 'workspace' && canManageWorkspace(principal, workspaceId);
+  if (!(principal.keyType === 'organisation' && isOrganisationAdmin(principal)) && !managerUser) {
+    throw forbidden(`Only an organisation admin or a manager of this workspace can ${what}.`, 'workspace_manager_required');
+  }
+}

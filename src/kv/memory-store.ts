@@ -7,7 +7,8 @@ export function createMemoryStore(options: { maxEntries?: number; now?: () => nu
   const entries = new LRUCache<string, string>({
     max: options.maxEntries ?? 100_000,
     ttlAutopurge: false,
-    ...(options.now ? { perf: { now: options.now } } : {}),
+    // ttlResolution 0: lru-cache otherwise reuses a reading of `now` for 1 ms of real time, ignoring the injected clock
+    ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
   });
   const bus = new EventEmitter();
   bus.setMaxListeners(0);

@@ -6,7 +6,8 @@
  *   garbage        answers 200 with a body that is not JSON
  *   nodone         streams without the final `data: [DONE]`
  *   break          streams one chunk, then destroys the connection
- * Unknown paths echo the request back as JSON.
+ * Unknown paths echo the request back as JSON. A request whose connection closes before its answer is complete
+ * (the gateway timed out or its client went away) is counted in `aborted`, and its pending delay ends at once.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +26,10 @@ export interface FakeUpstream {
   baseUrl: string;
   requests: RecordedRequest[];
   connections: number;
+  /** requests whose connection closed before the answer was complete */
+  aborted: number;
+  /** resolves once `aborted` reaches `count` (at once if it already has) */
+  waitForAborted(count: number): Promise<void>;
   reset(): void;
   close(): Promise<void>;
 }
@@ -47,14 +52,23 @@ function chunk(model: string, delta: Record<string, unknown>, finish: string | n
   })}\n\n`;
 }
 
-const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** waits `ms`, or less when the connection closes first */
+const delay = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
 
-async function streamChat(res: http.ServerResponse, body: Record<string, unknown>): Promise<void> {
+async function streamChat(res: http.ServerResponse, body: Record<string, unknown>, signal?: AbortSignal): Promise<void> {
   const model = String(body.model);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.write(chunk(model, { role: 'assistant', content: '' }));
   const slow = /^slow-(\d+)$/.exec(model);
-  if (slow) await delay(Number(slow[1]));
+  if (slow) await delay(Number(slow[1]), signal);
+  if (signal?.aborted) return;
   if (model === 'break') {
     // let the partial chunk reach the gateway before the connection dies
     res.write(chunk(model, { content: 'Hel' }), () => setTimeout(() => res.destroy(), 20));
@@ -73,7 +87,7 @@ async function streamChat(res: http.ServerResponse, body: Record<string, unknown
   res.end();
 }
 
-async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string): Promise<void> {
+async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string, signal?: AbortSignal): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://fake');
   let json: unknown;
   try {
@@ -94,11 +108,12 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: 
     return;
   }
   const slow = /^slow-(\d+)$/.exec(model);
-  if (slow && body.stream !== true) await delay(Number(slow[1]));
+  if (slow && body.stream !== true) await delay(Number(slow[1]), signal);
+  if (signal?.aborted) return;
 
   const route = `${req.method} ${url.pathname}`;
   if (route === 'POST /v1/chat/completions') {
-    if (body.stream === true) return streamChat(res, body);
+    if (body.stream === true) return streamChat(res, body, signal);
     send(res, 200, {
       id: 'chatcmpl-fake',
       object: 'chat.completion',
@@ -194,8 +209,16 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: 
 
 export async function startFakeUpstream(): Promise<FakeUpstream> {
   const requests: RecordedRequest[] = [];
-  const state = { connections: 0 };
+  const state = { connections: 0, aborted: 0 };
+  const abortWaiters = new Set<() => void>();
   const server = http.createServer((req, res) => {
+    const closed = new AbortController();
+    res.once('close', () => {
+      if (res.writableFinished) return;
+      state.aborted += 1;
+      closed.abort();
+      for (const wake of abortWaiters) wake();
+    });
     const parts: Buffer[] = [];
     req.on('data', (part: Buffer) => parts.push(part));
     req.on('end', () => {
@@ -207,7 +230,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
         json = undefined;
       }
       requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: raw, json });
-      handle(req, res, raw).catch(() => res.destroy());
+      handle(req, res, raw, closed.signal).catch(() => res.destroy());
     });
   });
   server.on('connection', () => {
@@ -223,9 +246,24 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     get connections() {
       return state.connections;
     },
+    get aborted() {
+      return state.aborted;
+    },
+    waitForAborted(count: number) {
+      return new Promise<void>((resolve) => {
+        const wake = () => {
+          if (state.aborted < count) return;
+          abortWaiters.delete(wake);
+          resolve();
+        };
+        abortWaiters.add(wake);
+        wake();
+      });
+    },
     reset() {
       requests.length = 0;
       state.connections = 0;
+      state.aborted = 0;
     },
     async close() {
       server.closeAllConnections();

@@ -4,6 +4,9 @@ import type { AdminDeps } from './admin-route.ts';
 import { registerApiKeyRoutes } from './api-keys/routes.ts';
 import { registerAuditLogRoutes } from './audit-logs/routes.ts';
 import { registerOrganisationRoutes } from './organisation/routes.ts';
+import { registerInviteRoutes } from './users/invites-routes.ts';
+import { registerUserRoutes } from './users/routes.ts';
+import { registerWorkspaceRoutes } from './workspaces/routes.ts';
 
 export type { AdminDeps } from './admin-route.ts';
 
@@ -11,4 +14,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
   registerApiKeyRoutes(app, deps);
   registerAuditLogRoutes(app, deps);
   registerOrganisationRoutes(app, deps);
+  registerUserRoutes(app, deps);
+  registerInviteRoutes(app, deps);
+  registerWorkspaceRoutes(app, deps);
 }

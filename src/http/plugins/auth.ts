@@ -19,6 +19,7 @@ export function registerAuth(app: FastifyInstance, resolve: CredentialResolver):
     const route = request.routeOptions.url;
     const isV1 = (path: string | undefined) => path !== undefined && (path === '/v1' || path.startsWith('/v1/'));
     if (!isV1(route) && !isV1(request.url)) return;
+    if (route !== undefined && PUBLIC_PATHS.has(route)) return;
     const header = request.headers['x-gateway-api-key'];
     const secret = Array.isArray(header) ? header[0] : header;
     if (!secret) throw unauthorized('Missing x-gateway-api-key header.', 'missing_api_key');

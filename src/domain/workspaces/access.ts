@@ -1,0 +1,32 @@
+/** Loading a workspace the caller may see: another workspace is a 404 to a workspace key, so its existence does not leak. */
+import { canAccessWorkspace, requireMemberManager } from '../../auth/authorize.ts';
+import type { Principal } from '../../core/context.ts';
+import { invalidParam, notFound } from '../../core/errors.ts';
+import type { Db } from '../../storage/database.ts';
+import { findWorkspace, type WorkspaceRow } from '../../storage/repositories/workspaces.ts';
+
+const ID_OR_SLUG = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** `{workspaceId}` path parameter: a UUID or a slug (a UUID matches the slug alphabet too). */
+export function workspaceParam(params: unknown): string {
+  const value = (params as Record<string, unknown> | undefined)?.workspaceId;
+  if (typeof value !== 'string' || !ID_OR_SLUG.test(value)) {
+    throw invalidParam('workspaceId', 'workspaceId must be a workspace UUID or slug.');
+  }
+  return value;
+}
+
+export async function visibleWorkspace(db: Db, principal: Principal, idOrSlug: string): Promise<WorkspaceRow> {
+  const workspace = await findWorkspace(db, principal.organisationId, idOrSlug);
+  if (!workspace || !canAccessWorkspace(principal, workspace.id)) {
+    throw notFound(`Workspace "${idOrSlug}" not found.`, 'workspace_not_found');
+  }
+  return workspace;
+}
+
+/** A workspace whose members the caller may change: organisation owners/admins and the workspace's managers. */
+export async function managedWorkspace(db: Db, principal: Principal, idOrSlug: string, what: string): Promise<WorkspaceRow> {
+  const workspace = await visibleWorkspace(db, principal, idOrSlug);
+  requireMemberManager(principal, workspace.id, what);
+  return workspace;
+}
