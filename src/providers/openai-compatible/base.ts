@@ -18,7 +18,8 @@ export type AuthStyle = 'bearer' | 'api-key' | 'x-api-key';
 export interface OpenAiCompatibleVendor {
   name: string;
   defaultBaseUrl: string | undefined;
-  auth: AuthStyle;
+  /** the credential header; a function when a cloud setting chooses it (Azure: `api-key`, or an Entra bearer) */
+  auth: AuthStyle | ((target: ProviderTarget) => AuthStyle);
   routes: readonly RouteKind[];
   tools?: boolean;
   images?: boolean;
@@ -26,10 +27,14 @@ export interface OpenAiCompatibleVendor {
   promptCaching?: boolean;
   /** vendor-specific answer shapes, by route (e.g. a rerank whose response differs from ours) */
   transforms?: Partial<Record<RouteKind, ResponseTransform>>;
+  /** the upstream URL when it is not `{baseUrl}{OpenAI's path}?{client query}` (Azure: deployment path, api-version) */
+  url?(call: InferenceCall, target: ProviderTarget): string;
+  /** further headers the vendor needs on every call, beside the credential */
+  headers?(target: ProviderTarget): Record<string, string>;
 }
 
-/** Upstream path per built-in route, relative to the base URL. */
-function upstreamPath(call: InferenceCall): string {
+/** Upstream path per built-in route, relative to the base URL (OpenAI's layout). */
+export function upstreamPath(call: InferenceCall): string {
   const id = call.params.response_id ? encodeURIComponent(call.params.response_id) : '';
   switch (call.route) {
     case 'chat':
@@ -96,10 +101,12 @@ export function createOpenAiCompatibleAdapter(vendor: OpenAiCompatibleVendor): P
     defaultBaseUrl: vendor.defaultBaseUrl,
     buildRequest(call: InferenceCall, target: ProviderTarget): UpstreamRequest {
       const query = call.query ? `?${call.query}` : '';
-      const headers: Record<string, string> = { ...authHeaders(vendor.auth, target.apiKey) };
+      const url = vendor.url ? vendor.url(call, target) : `${target.baseUrl}${upstreamPath(call)}${query}`;
+      const style = typeof vendor.auth === 'function' ? vendor.auth(target) : vendor.auth;
+      const headers: Record<string, string> = { ...vendor.headers?.(target), ...authHeaders(style, target.apiKey) };
       const body = requestBody(call);
       if (body !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
-      return { method: call.method, url: `${target.baseUrl}${upstreamPath(call)}${query}`, headers, body, warnings: [] };
+      return { method: call.method, url, headers, body, warnings: [] };
     },
     responseTransform(route: RouteKind) {
       return vendor.transforms?.[route];

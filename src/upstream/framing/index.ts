@@ -1,5 +1,6 @@
 /** Stream framing by name: the adapters declare which one their provider speaks. */
 import type { StreamFraming } from '../../providers/contract.ts';
+import { createAwsEventStreamFramer } from './aws-event-stream.ts';
 import { createNdjsonFramer } from './ndjson.ts';
 import { createSseFramer, type Framer } from './sse.ts';
 
@@ -8,6 +9,7 @@ export type { Framer, FramedEvent } from './sse.ts';
 const framers: Partial<Record<StreamFraming, () => Framer>> = {
   sse: createSseFramer,
   ndjson: createNdjsonFramer,
+  'aws-event-stream': createAwsEventStreamFramer,
 };
 
 export function createFramer(framing: StreamFraming): Framer {

@@ -1,0 +1,25 @@
+/** Narrowing helpers for the untyped JSON this adapter reads (client bodies and Voyage answers). */
+
+export type JsonRecord = Record<string, unknown>;
+
+export function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function recordOf(value: unknown): JsonRecord {
+  return isRecord(value) ? value : {};
+}
+
+export function numberOf(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** true when a client field is set: OpenAI clients send `null` for "not set". */
+export function isSet(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+/** A warning for the x-gateway-warnings header: client-chosen field names are cut to printable ASCII, as headers need. */
+export function dropped(provider: string, field: string, reason = 'not supported'): string {
+  return `${provider}: ${field.replace(/[^\x20-\x7e]/g, '?').slice(0, 100)} ${reason}; dropped`;
+}
