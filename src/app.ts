@@ -10,6 +10,7 @@ import type { Database } from './storage/database.ts';
 import type { UpstreamClient } from './upstream/client.ts';
 import type { Allowlist, LookupAll } from './upstream/ssrf-guard.ts';
 import './http/types.ts';
+import { createCheckedHostCache } from './core/resolve-target.ts';
 import { registerAdminRoutes } from './http/admin/index.ts';
 import { registerAuth, type CredentialResolver } from './http/plugins/auth.ts';
 import { registerBodyParsers } from './http/plugins/body-parsers.ts';
@@ -59,6 +60,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     allowlist: deps.allowlist,
     upstream: deps.upstream,
     newTraceId: deps.newTraceId ?? randomUUID,
+    checkedHosts: createCheckedHostCache(),
     ...(deps.lookup ? { lookup: deps.lookup } : {}),
   };
   registerOperationsRoutes(app, deps);

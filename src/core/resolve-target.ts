@@ -3,6 +3,7 @@
  * resolved here; saved providers (`@slug`), legacy virtual keys and configs are answered with a clear error
  * until their issues land (see docs/decisions.md).
  */
+import { LRUCache } from 'lru-cache';
 import type { GatewayHeaders } from './context.ts';
 import { badRequest, invalidParam, notImplemented } from './errors.ts';
 import type { ProviderAdapter, ProviderTarget, RouteKind } from '../providers/contract.ts';
@@ -13,6 +14,25 @@ export interface TargetDeps {
   registry: ProviderRegistry;
   allowlist: Allowlist;
   lookup?: LookupAll;
+  /**
+   * custom host -> checked base URL, for a short time: the check resolves DNS, which the hot path should not pay
+   * on every request. Safe because the connection itself goes through the guarded lookup (src/upstream/client.ts),
+   * which re-checks every address it connects to.
+   */
+  checkedHosts?: LRUCache<string, string>;
+}
+
+export function createCheckedHostCache(): LRUCache<string, string> {
+  return new LRUCache<string, string>({ max: 10_000, ttl: 30_000 });
+}
+
+async function customBaseUrl(customHost: string, deps: TargetDeps): Promise<string> {
+  const cached = deps.checkedHosts?.get(customHost);
+  if (cached !== undefined) return cached;
+  const url = await checkCustomHost(customHost, deps.allowlist, deps.lookup);
+  const baseUrl = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  deps.checkedHosts?.set(customHost, baseUrl);
+  return baseUrl;
 }
 
 export interface ResolvedTarget {
@@ -55,8 +75,7 @@ export async function resolveTarget(headers: GatewayHeaders, route: RouteKind, d
   let baseUrl: string;
   const customHost = headers.customHost !== undefined;
   if (headers.customHost !== undefined) {
-    const url = await checkCustomHost(headers.customHost, deps.allowlist, deps.lookup);
-    baseUrl = `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+    baseUrl = await customBaseUrl(headers.customHost, deps);
   } else if (adapter.baseUrlFor) {
     baseUrl = adapter.baseUrlFor(headers.cloud);
   } else if (adapter.defaultBaseUrl) {
