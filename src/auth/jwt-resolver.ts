@@ -92,6 +92,10 @@ export function createJwtResolver(options: { db: Db; verifier: JwtVerifier; envJ
         throw unauthorized('The token\'s user is not a member of its workspace.', 'not_a_member');
       }
     } else {
+      // an organisation-level token acts for the whole organisation: only owners and admins may hold one
+      if (orgRole !== 'owner' && orgRole !== 'admin') {
+        throw unauthorized('A member\'s token must name its workspace (workspace_id claim).', 'workspace_required');
+      }
       const workspace = await defaultWorkspace(options.db, organisationId);
       if (!workspace) throw unauthorized('The organisation has no default workspace.', 'unknown_workspace');
       workspaceId = workspace.id;

@@ -135,3 +135,11 @@ test('a JWKS URL in a blocked range is not fetched without the allowlist', async
     await verifier.close();
   }
 });
+
+test('a member\'s token without a workspace is refused: organisation-level tokens are for owners and admins', async () => {
+  // key-1: the gateway's cached key set predates the rotation test above
+  const token = await jwks.sign({ sub: managerId, scope: 'workspaces.list organisation_service_api_keys.list' }, { kid: 'key-1' });
+  const response = await call('GET', '/admin/workspaces', token);
+  assert.equal(response.status, 401);
+  assert.equal(response.body.error.code, 'workspace_required');
+});

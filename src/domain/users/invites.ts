@@ -5,7 +5,7 @@
  * expired invite is refused.
  */
 import { randomBytes } from 'node:crypto';
-import { requireAdminKey } from '../../auth/authorize.ts';
+import { requireAdminKey, requireScopesWithin } from '../../auth/authorize.ts';
 import { generateApiKeySecret, hashApiKey, maskApiKey } from '../../auth/secrets.ts';
 import { isKnownScope } from '../../auth/scopes.ts';
 import type { Principal } from '../../core/context.ts';
@@ -46,6 +46,8 @@ export async function createInvite(db: Db, principal: Principal, body: CreateInv
   scopes.forEach((scope, index) => {
     if (!isKnownScope(scope)) throw invalidParam(`workspace_api_key_details.scopes[${index}]`, `Unknown scope "${scope}".`, 'unknown_scope');
   });
+  // the keys made on acceptance are handed out by this caller: no scope beyond its own (as for keys it creates)
+  requireScopesWithin(principal, scopes);
   const { token, tokenHash } = newToken();
   const invite = await insertInvite(db, {
     organisationId: principal.organisationId,
