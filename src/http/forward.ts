@@ -4,9 +4,9 @@
  * request log slot in here as their issues land.)
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { callUpstream } from '../core/call-upstream.ts';
 import type { GatewayHeaders } from '../core/context.ts';
-import { resolveTarget, type TargetDeps } from '../core/resolve-target.ts';
+import type { TargetDeps } from '../core/resolve-target.ts';
+import { execute } from '../routing/execute.ts';
 import type { InferenceCall, RouteKind } from '../providers/contract.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { parseGatewayHeaders } from './parse-gateway-headers.ts';
@@ -51,31 +51,25 @@ function inferenceCall(request: FastifyRequest, route: RouteKind, path = ''): In
 
 export async function forward(request: FastifyRequest, reply: FastifyReply, route: RouteKind, deps: ForwardDeps, path = ''): Promise<void> {
   const headers = gatewayHeadersOf(request, reply, deps);
-  const call = inferenceCall(request, route, path);
-  const { adapter, target } = await resolveTarget(headers, call.route, deps);
   const clientGone = new AbortController();
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) clientGone.abort();
   });
-  const attempt = await callUpstream(deps.upstream, adapter, target, call, {
-    headers,
-    clientHeaders: request.headers,
-    clientSignal: clientGone.signal,
-    allowlist: deps.allowlist,
-    ...(deps.lookup ? { lookup: deps.lookup } : {}),
-  });
+  const execution = await execute(inferenceCall(request, route, path), headers, { clientHeaders: request.headers, clientSignal: clientGone.signal }, deps);
+  const { attempt, adapter } = execution;
   const gatewayHeaders: Record<string, string> = {
     'x-gateway-trace-id': headers.trace.traceId,
     'x-gateway-provider': adapter.name,
-    'x-gateway-retry-attempt-count': '0',
+    'x-gateway-retry-attempt-count': String(execution.retries),
     'x-gateway-cache-status': 'DISABLED',
   };
+  if (execution.optionPath !== undefined) gatewayHeaders['x-gateway-last-used-option-index'] = execution.optionPath;
   if (attempt.request.warnings.length > 0) gatewayHeaders['x-gateway-warnings'] = attempt.request.warnings.join('; ');
   await renderUpstream(reply, attempt, {
-    call,
-    target,
+    call: execution.call,
+    target: execution.target,
     adapter,
     gatewayHeaders,
-    timeoutMs: headers.requestTimeoutMs,
+    timeoutMs: execution.timeoutMs,
   });
 }

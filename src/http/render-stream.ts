@@ -40,8 +40,8 @@ function open(reply: FastifyReply, attempt: UpstreamAttempt, headers: Record<str
   reply.hijack();
   const raw = reply.raw;
   raw.on('close', attempt.done);
+  // headers leave with the first chunk (one write, not two); providers send their first event at once
   raw.writeHead(attempt.response.statusCode, headers);
-  raw.flushHeaders();
   return raw;
 }
 

@@ -218,7 +218,7 @@ describe('provider selection', () => {
   const notYet: Array<[string, Record<string, string>, RegExp]> = [
     ['a saved provider (@slug)', { 'x-gateway-provider': '@some-slug' }, /Saved providers .*@some-slug/],
     ['a virtual key', { 'x-gateway-virtual-key': 'vk-123' }, /Virtual keys/],
-    ['a routing config', { 'x-gateway-config': '{"strategy":{"mode":"fallback"}}' }, /Routing configs/],
+    ['a saved config', { 'x-gateway-config': 'pc-saved-123456' }, /Saved configs .*pc-saved-123456/],
   ];
   for (const [name, headers, message] of notYet) {
     test(`${name} is a 501 with a clear message`, async () => {
@@ -231,6 +231,12 @@ describe('provider selection', () => {
       assert.equal(upstream.requests.length, before);
     });
   }
+
+  test('an invalid inline config is a 400 naming the path inside it', async () => {
+    const { status, error } = await chatError({ 'x-gateway-config': '{"strategy":{"mode":"fallback"}}' });
+    assert.equal(status, 400);
+    assert.equal(error.param, 'config.targets');
+  });
 
   test('vllm without a custom host is a 400 naming x-gateway-custom-host', async () => {
     const { status, error } = await chatError({ 'x-gateway-provider': 'vllm', 'x-gateway-custom-host': undefined });

@@ -6,6 +6,8 @@
  *   garbage        answers 200 with a body that is not JSON
  *   nodone         streams without the final `data: [DONE]`
  *   break          streams one chunk, then destroys the connection
+ *   ratelimited-<ms>  answers 429 with `retry-after-ms: <ms>`
+ *   flaky-<n>-<tag>   answers 503 to the first <n> requests with that exact model, then succeeds
  * Unknown paths echo the request back as JSON. A request whose connection closes before its answer is complete
  * (the gateway timed out or its client went away) is counted in `aborted`, and its pending delay ends at once.
  */
@@ -35,6 +37,8 @@ export interface FakeUpstream {
 }
 
 const CREATED = 1_700_000_000;
+/** requests seen per flaky-<n>-<tag> model (process-wide: each test uses its own tag) */
+const flakyCounts = new Map<string, number>();
 
 function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -97,6 +101,20 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: 
   }
   const body = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
   const model = typeof body.model === 'string' ? body.model : 'fake-model';
+  const limited = /^ratelimited-(\d+)$/.exec(model);
+  if (limited) {
+    send(res, 429, { error: { message: 'slow down', type: 'rate_limit', param: null, code: 'rate_limited' } }, { 'retry-after-ms': limited[1]! });
+    return;
+  }
+  const flaky = /^flaky-(\d+)-/.exec(model);
+  if (flaky) {
+    const seen = (flakyCounts.get(model) ?? 0) + 1;
+    flakyCounts.set(model, seen);
+    if (seen <= Number(flaky[1])) {
+      send(res, 503, { error: { message: `flaky failure ${seen}`, type: 'server_error', param: null, code: 'flaky' } });
+      return;
+    }
+  }
   const errorStatus = /^error-(\d{3})$/.exec(model);
   if (errorStatus) {
     send(res, Number(errorStatus[1]), { error: { message: `fake upstream error ${errorStatus[1]}`, type: 'fake_error', param: null, code: 'fake' } });

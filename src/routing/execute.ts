@@ -1,0 +1,136 @@
+/**
+ * The executor: runs one request through its plan. Without a config: one attempt at the target the headers
+ * name. With a config: each planned attempt with its own target, override_params, timeout and retries, moving
+ * to the next attempt when a fallback is triggered. The answer chosen is returned unread, so a stream is never
+ * retried once it has started reaching the client (the caller renders it).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { IncomingHttpHeaders } from 'node:http';
+import { callUpstream, type UpstreamAttempt } from '../core/call-upstream.ts';
+import type { GatewayHeaders } from '../core/context.ts';
+import { GatewayError, notImplemented } from '../core/errors.ts';
+import { resolveTarget, type TargetDeps } from '../core/resolve-target.ts';
+import type { InferenceCall, ProviderAdapter, ProviderTarget } from '../providers/contract.ts';
+import type { UpstreamClient } from '../upstream/client.ts';
+import { parseConfig } from './config-schema.ts';
+import { nextAttempt, plan, type Attempt, type AttemptFailure } from './planner.ts';
+import { isRetryableStatus, retryDelayMs } from './retry.ts';
+
+export interface ExecuteDeps extends TargetDeps {
+  upstream: UpstreamClient;
+  random?: () => number;
+}
+
+export interface Execution {
+  attempt: UpstreamAttempt;
+  adapter: ProviderAdapter;
+  target: ProviderTarget;
+  call: InferenceCall;
+  /** the config path of the target that answered (x-gateway-last-used-option-index); undefined without a config */
+  optionPath: string | undefined;
+  /** retries made on the target that answered */
+  retries: number;
+  timeoutMs: number | undefined;
+}
+
+interface Io {
+  clientHeaders: IncomingHttpHeaders;
+  clientSignal: AbortSignal;
+}
+
+/** A failure that moves on to a retry or a fallback: no connection, a timeout. Anything else is final. */
+function isNetworkFailure(error: unknown): boolean {
+  return error instanceof GatewayError && (error.status === 408 || error.code === 'upstream_unreachable');
+}
+
+/** The request as one attempt sends it: the attempt's destination and settings over the request's own. */
+function headersFor(headers: GatewayHeaders, attempt: Attempt): GatewayHeaders {
+  const target = attempt.target;
+  const sameProvider = target.provider === undefined || target.provider === headers.provider;
+  return {
+    ...headers,
+    config: undefined,
+    provider: target.provider ?? headers.provider,
+    providerSlug: target.provider ? undefined : headers.providerSlug,
+    virtualKey: target.virtualKey,
+    customHost: target.customHost ?? (sameProvider ? headers.customHost : undefined),
+    providerToken: target.apiKey ?? headers.providerToken,
+    cloud: { ...(sameProvider ? headers.cloud : {}), ...target.cloud },
+    requestTimeoutMs: headers.requestTimeoutMs ?? target.requestTimeoutMs,
+    forwardHeaders: target.forwardHeaders ?? headers.forwardHeaders,
+  };
+}
+
+function callFor(base: InferenceCall, attempt: Attempt): InferenceCall {
+  const overrides = attempt.target.overrideParams;
+  const strict = attempt.target.strictReferenceCompliance ?? base.strictReferenceCompliance;
+  if (Object.keys(overrides).length === 0 || typeof base.body !== 'object' || base.body === null) {
+    return { ...base, strictReferenceCompliance: strict };
+  }
+  const body = { ...(base.body as Record<string, unknown>), ...overrides };
+  return { ...base, body, rawBody: Buffer.from(JSON.stringify(body)), contentType: 'application/json', strictReferenceCompliance: strict };
+}
+
+async function single(base: InferenceCall, headers: GatewayHeaders, io: Io, deps: ExecuteDeps): Promise<Execution> {
+  const { adapter, target } = await resolveTarget(headers, base.route, deps);
+  const attempt = await callUpstream(deps.upstream, adapter, target, base, { headers, ...io, allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}) });
+  return { attempt, adapter, target, call: base, optionPath: undefined, retries: 0, timeoutMs: headers.requestTimeoutMs };
+}
+
+export async function execute(base: InferenceCall, headers: GatewayHeaders, io: Io, deps: ExecuteDeps): Promise<Execution> {
+  if (!headers.config) return single(base, headers, io, deps);
+  const parsed = parseConfig(headers.config, { isKnownProvider: (name) => deps.registry.has(name) });
+  if (parsed.kind === 'reference') {
+    throw notImplemented(`Saved configs ("${parsed.id}") are not available in this version yet; send the config object itself.`, 'config_not_supported');
+  }
+  const random = deps.random ?? Math.random;
+  const planned = plan(parsed.config, { metadata: headers.metadata, params: base.body }, random);
+  let index: number | undefined = 0;
+  while (index !== undefined) {
+    const attempt: Attempt = planned.attempts[index]!;
+    if (attempt.target.virtualKey) {
+      throw notImplemented('Virtual keys in configs are not available in this version yet.', 'virtual_key_not_supported');
+    }
+    const attemptHeaders = headersFor(headers, attempt);
+    const call = callFor(base, attempt);
+    const { adapter, target } = await resolveTarget(attemptHeaders, call.route, deps);
+    const retry = attempt.target.retry ?? { attempts: 0, onStatusCodes: undefined, useRetryAfterHeader: false };
+    let answer: UpstreamAttempt | undefined;
+    let failure: unknown;
+    let retries = 0;
+    for (;;) {
+      answer = undefined;
+      try {
+        answer = await callUpstream(deps.upstream, adapter, target, call, {
+          headers: attemptHeaders,
+          ...io,
+          allowlist: deps.allowlist,
+          ...(deps.lookup ? { lookup: deps.lookup } : {}),
+        });
+      } catch (error) {
+        if (!isNetworkFailure(error)) throw error;
+        failure = error;
+      }
+      const status = answer?.response.statusCode;
+      const retryable = status === undefined || (status >= 300 && isRetryableStatus(retry, status));
+      if (!retryable || retries >= retry.attempts || io.clientSignal.aborted) break;
+      const wait = retryDelayMs(retry, retries, answer?.response.headers, random, Date.now());
+      answer?.done();
+      retries += 1;
+      await sleep(wait, undefined, { signal: io.clientSignal }).catch(() => {});
+    }
+    const status = answer?.response.statusCode;
+    if (answer && status !== undefined && status < 300) {
+      return { attempt: answer, adapter, target, call, optionPath: attempt.path, retries, timeoutMs: attemptHeaders.requestTimeoutMs };
+    }
+    const reason: AttemptFailure = status ?? 'network';
+    const next = nextAttempt(planned, index, reason);
+    if (next === undefined) {
+      if (answer) return { attempt: answer, adapter, target, call, optionPath: attempt.path, retries, timeoutMs: attemptHeaders.requestTimeoutMs };
+      throw failure;
+    }
+    answer?.done();
+    index = next;
+  }
+  throw new Error('unreachable: the plan always has an attempt');
+}

@@ -1,0 +1,196 @@
+/** parseConfig: valid configs (deep nesting, references, bare cache mode) and the exact path of every invalid field. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { GatewayError } from '../../src/core/errors.ts';
+import { ConfigSchema, parseConfig, type Config, type ParseConfigOptions } from '../../src/routing/config-schema.ts';
+
+function inline(raw: unknown, options?: ParseConfigOptions): Config {
+  const parsed = parseConfig(raw, options);
+  assert.equal(parsed.kind, 'inline');
+  if (parsed.kind !== 'inline') throw new Error('unreachable');
+  return parsed.config;
+}
+
+/** Asserts a 400 whose param is exactly `param` and whose message starts with it. */
+function rejects(raw: unknown, param: string, messagePart?: string, options?: ParseConfigOptions): void {
+  assert.throws(
+    () => parseConfig(typeof raw === 'string' ? raw : JSON.stringify(raw), options),
+    (error: unknown) => {
+      assert.ok(error instanceof GatewayError, `expected a GatewayError, got ${String(error)}`);
+      assert.equal(error.status, 400);
+      assert.equal(error.param, param, `param for ${JSON.stringify(raw)}: ${error.message}`);
+      assert.ok(error.message.startsWith(param), `message names the path: ${error.message}`);
+      if (messagePart) assert.ok(error.message.includes(messagePart), `"${error.message}" includes "${messagePart}"`);
+      return true;
+    },
+  );
+}
+
+const openai = { provider: 'openai', api_key: 'sk-a' };
+
+test('a single-target config parses unchanged', () => {
+  const config = { ...openai, retry: { attempts: 3, on_status_codes: [429, 529] }, request_timeout: 5000 };
+  assert.deepEqual(inline(JSON.stringify(config)), config);
+});
+
+test('a guardrails-only root needs no provider (the request headers choose it)', () => {
+  assert.deepEqual(inline('{"input_guardrails":["pg-patron-1d0224"]}'), { input_guardrails: ['pg-patron-1d0224'] });
+});
+
+test('every documented field is accepted', () => {
+  const config = {
+    name: 'all',
+    weight: 2,
+    provider: 'bedrock',
+    api_key: 'k',
+    custom_host: 'https://proxy.example.com/v1',
+    override_params: { model: 'x', temperature: 0 },
+    retry: { attempts: 0, on_status_codes: [500], use_retry_after_header: true },
+    request_timeout: 1,
+    cache: { mode: 'semantic', max_age: 3600 },
+    input_guardrails: ['g-1', { type: 'guardrail', id: 'inline' }],
+    output_guardrails: [{ id: 'x' }],
+    before_request_hooks: [{ id: 'h' }],
+    after_request_hooks: [],
+    forward_headers: ['X-Trace'],
+    fetch_integrated_models: true,
+    strict_open_ai_compliance: false,
+    strict_reference_compliance: true,
+    aws_access_key_id: 'a', aws_secret_access_key: 'b', aws_session_token: 'c', aws_region: 'us-east-1',
+    vertex_project_id: 'p', vertex_region: 'europe-west4', vertex_service_account_json: '{}',
+    azure_resource_name: 'r', azure_deployment_id: 'd', azure_api_version: '2024-10-21', azure_model_name: 'm',
+    azure_auth_mode: 'entra',
+  };
+  assert.deepEqual(inline(config), config);
+});
+
+test('a deeply nested config (loadbalance of fallbacks of conditionals) parses', () => {
+  const conditional = (plan: string) => ({
+    strategy: { mode: 'conditional', conditions: [{ query: { 'metadata.plan': plan }, then: 'a' }], default: 'b' },
+    targets: [{ name: 'a', ...openai }, { name: 'b', provider: 'anthropic', api_key: 'k' }],
+  });
+  const config = {
+    strategy: { mode: 'loadbalance' },
+    targets: [
+      { weight: 1, strategy: { mode: 'fallback', on_status_codes: [429] }, targets: [conditional('pro'), openai] },
+      { weight: 0, strategy: { mode: 'fallback' }, targets: [{ strategy: { mode: 'single' }, targets: [conditional('free')] }] },
+    ],
+  };
+  assert.deepEqual(inline(JSON.stringify(config)), config);
+});
+
+test('a config id or slug is a reference to resolve', () => {
+  assert.deepEqual(parseConfig('pc-abc-123'), { kind: 'reference', id: 'pc-abc-123' });
+  assert.deepEqual(parseConfig('  my_config.v2 '), { kind: 'reference', id: 'my_config.v2' });
+});
+
+test('a bare cache mode is normalised to an object, at any depth', () => {
+  assert.deepEqual(inline({ ...openai, cache: 'simple' }).cache, { mode: 'simple' });
+  const nested = inline({ strategy: { mode: 'fallback' }, targets: [{ ...openai, cache: 'semantic' }] });
+  assert.deepEqual(nested.targets?.[0]?.cache, { mode: 'semantic' });
+});
+
+test('a target inherits its destination from an ancestor', () => {
+  const config = { ...openai, strategy: { mode: 'fallback' }, targets: [{ override_params: { model: 'a' } }, { retry: { attempts: 1 } }] };
+  assert.equal(inline(config).targets?.length, 2);
+});
+
+test('malformed header values name x-gateway-config', () => {
+  rejects('{not json', 'x-gateway-config', 'not valid JSON');
+  rejects('has spaces', 'x-gateway-config', 'config id or a JSON object');
+  rejects('', 'x-gateway-config');
+  rejects('[1,2]', 'config', 'JSON object');
+  rejects('"pc-abc"', 'config', 'JSON object');
+  assert.throws(() => parseConfig(null), (error: unknown) => error instanceof GatewayError && error.param === 'config');
+});
+
+test('schema violations name the exact path', () => {
+  const fallback = (...targets: object[]) => ({ strategy: { mode: 'fallback' }, targets });
+  const cases: Array<[unknown, string, string?]> = [
+    [{ ...openai, foo: 1 }, 'config.foo', 'is not allowed'],
+    [fallback(openai, fallback(openai, { ...openai, colour: 'red' })), 'config.targets[1].targets[1].colour', 'is not allowed'],
+    [fallback(openai, { ...openai, retry: { attempts: 11 } }), 'config.targets[1].retry.attempts', 'between 0 and 10'],
+    [{ ...openai, retry: { attempts: 1.5 } }, 'config.retry.attempts', 'integer'],
+    [{ ...openai, retry: { on_status_codes: [429] } }, 'config.retry.attempts', 'required'],
+    [{ ...openai, retry: { attempts: 1, backoff: 2 } }, 'config.retry.backoff'],
+    [{ ...openai, retry: { attempts: 1, on_status_codes: [429, 99] } }, 'config.retry.on_status_codes[1]'],
+    [{ ...openai, retry: { attempts: 1, use_retry_after_header: 'yes' } }, 'config.retry.use_retry_after_header', 'boolean'],
+    [{ strategy: { mode: 'roundrobin' }, targets: [openai] }, 'config.strategy.mode', "'fallback'"],
+    [{ strategy: {}, targets: [openai] }, 'config.strategy.mode', 'required'],
+    [{ strategy: { mode: 'fallback', on_status_codes: [600] }, targets: [openai] }, 'config.strategy.on_status_codes[0]'],
+    [{ strategy: { mode: 'fallback', retries: 1 }, targets: [openai] }, 'config.strategy.retries'],
+    [{ strategy: { mode: 'conditional', conditions: [] }, targets: [openai] }, 'config.strategy.conditions', 'at least 1'],
+    [{ strategy: { mode: 'conditional', conditions: [{ query: {} }] }, targets: [openai] }, 'config.strategy.conditions[0].then'],
+    [{ strategy: { mode: 'conditional', conditions: [{ query: 'x', then: 'a' }] }, targets: [openai] }, 'config.strategy.conditions[0].query'],
+    [{ strategy: { mode: 'fallback' }, targets: [] }, 'config.targets', 'between 1 and 100'],
+    [{ strategy: { mode: 'fallback' }, targets: Array.from({ length: 101 }, () => openai) }, 'config.targets'],
+    [{ strategy: { mode: 'loadbalance' }, targets: [{ ...openai, weight: -1 }] }, 'config.targets[0].weight'],
+    [{ ...openai, weight: '1' }, 'config.weight', 'number'],
+    [{ ...openai, name: '' }, 'config.name', 'must not be empty'],
+    [{ provider: 1 }, 'config.provider', 'string'],
+    [{ ...openai, request_timeout: 0 }, 'config.request_timeout'],
+    [{ ...openai, request_timeout: 10.5 }, 'config.request_timeout', 'integer'],
+    [{ ...openai, cache: 'fast' }, 'config.cache'],
+    [{ ...openai, cache: { mode: 'simple', max_age: 0 } }, 'config.cache.max_age'],
+    [{ ...openai, cache: { mode: 'simple', ttl: 1 } }, 'config.cache.ttl'],
+    [{ ...openai, override_params: 'gpt-4o' }, 'config.override_params', 'object'],
+    [{ ...openai, input_guardrails: ['ok', 1] }, 'config.input_guardrails[1]'],
+    [{ ...openai, output_guardrails: 'g-1' }, 'config.output_guardrails', 'array'],
+    [{ ...openai, before_request_hooks: ['h'] }, 'config.before_request_hooks[0]'],
+    [{ ...openai, after_request_hooks: {} }, 'config.after_request_hooks'],
+    [{ ...openai, forward_headers: ['bad header'] }, 'config.forward_headers[0]', 'invalid format'],
+    [{ ...openai, fetch_integrated_models: 'yes' }, 'config.fetch_integrated_models', 'boolean'],
+    [{ ...openai, strict_open_ai_compliance: 0 }, 'config.strict_open_ai_compliance'],
+    [{ ...openai, strict_reference_compliance: null }, 'config.strict_reference_compliance'],
+    [{ provider: 'bedrock', aws_region: '' }, 'config.aws_region', 'must not be empty'],
+    [{ provider: 'vertex-ai', vertex_service_account_json: {} }, 'config.vertex_service_account_json', 'string'],
+    [{ provider: 'azure-openai', azure_resource_name: 5 }, 'config.azure_resource_name'],
+  ];
+  for (const [config, param, part] of cases) rejects(config, param, part);
+});
+
+test('semantic rules name the exact path', () => {
+  const named = (name: string) => ({ name, ...openai });
+  const conditional = (strategy: object, targets: object[] = [named('a'), named('b')]) => ({
+    strategy: { mode: 'conditional', ...strategy },
+    targets,
+  });
+  const when = [{ query: { 'metadata.plan': 'pro' }, then: 'a' }];
+  const cases: Array<[unknown, string, string?]> = [
+    [{ strategy: { mode: 'fallback' } }, 'config.targets', 'required when a strategy'],
+    [{ targets: [openai] }, 'config.strategy', 'required when targets'],
+    [{ strategy: { mode: 'fallback' }, targets: [openai, { api_key: 'x' }] }, 'config.targets[1]', 'provider, virtual_key or targets'],
+    [{ strategy: { mode: 'single' }, targets: [{ strategy: { mode: 'single' }, targets: [{}] }] }, 'config.targets[0].targets[0]'],
+    [conditional({}), 'config.strategy.conditions', 'required with mode conditional'],
+    [conditional({ conditions: when }, [named('a'), openai]), 'config.targets[1].name', 'required'],
+    [conditional({ conditions: when }, [named('a'), named('a')]), 'config.targets[1].name', 'already used by config.targets[0]'],
+    [conditional({ conditions: [...when, { query: {}, then: 'c' }] }), 'config.strategy.conditions[1].then', '"c"'],
+    [conditional({ conditions: when, default: 'z' }), 'config.strategy.default', '"z"'],
+    [conditional({ conditions: [{ query: { $foo: 1 }, then: 'a' }] }), 'config.strategy.conditions[0].query.$foo'],
+    [conditional({ conditions: [{ query: { 'metadata.x': { $regex: '(' } }, then: 'a' }] }), 'config.strategy.conditions[0].query.metadata.x.$regex'],
+    [{ strategy: { mode: 'fallback', conditions: when }, targets: [openai] }, 'config.strategy.conditions', 'only allowed with mode conditional'],
+    [{ strategy: { mode: 'loadbalance', default: 'a' }, targets: [openai] }, 'config.strategy.default'],
+    [{ strategy: { mode: 'loadbalance', on_status_codes: [500] }, targets: [openai] }, 'config.strategy.on_status_codes', 'only allowed with mode fallback'],
+    [{ strategy: { mode: 'loadbalance' }, targets: [{ ...openai, weight: 0 }, { ...openai, weight: 0 }] }, 'config.targets', 'weight above 0'],
+    [{ ...openai, custom_host: 'ftp://files.example.com' }, 'config.custom_host', 'http or https URL'],
+    [{ ...openai, custom_host: 'not a url' }, 'config.custom_host'],
+    [{ ...openai, forward_headers: ['x-trace', 'X-Gateway-Forward-Headers'] }, 'config.forward_headers[1]'],
+    [
+      { strategy: { mode: 'fallback' }, targets: [openai, { strategy: { mode: 'loadbalance' }, targets: [openai, { ...openai, retry: { attempts: -1 } }] }] },
+      'config.targets[1].targets[1].retry.attempts',
+    ],
+  ];
+  for (const [config, param, part] of cases) rejects(config, param, part);
+});
+
+test('an injected provider check refuses unknown providers by path', () => {
+  const options = { isKnownProvider: (name: string) => name === 'openai' };
+  rejects({ strategy: { mode: 'fallback' }, targets: [openai, { provider: 'nope' }] }, 'config.targets[1].provider', 'unknown provider "nope"', options);
+  assert.equal(inline(openai, options).provider, 'openai');
+});
+
+test('the exported schema is a recursive JSON schema for the OpenAPI document', () => {
+  assert.equal(ConfigSchema.$id, 'GatewayConfig');
+  assert.equal(ConfigSchema.additionalProperties, false);
+  assert.deepEqual(JSON.parse(JSON.stringify(ConfigSchema.properties.targets.items)), { $ref: 'GatewayConfig' });
+});
