@@ -31,6 +31,11 @@ export interface OpenAiCompatibleVendor {
   url?(call: InferenceCall, target: ProviderTarget): string;
   /** further headers the vendor needs on every call, beside the credential */
   headers?(target: ProviderTarget): Record<string, string>;
+  /**
+   * where the vendor departs from OpenAI's request, per route: parameters it rejects (dropped, with a warning)
+   * and parameters it names differently (renamed). The body is rebuilt only when one of them is present.
+   */
+  deviations?: Partial<Record<RouteKind, { unsupported?: readonly string[]; renamed?: Readonly<Record<string, string>> }>>;
 }
 
 /** Upstream path per built-in route, relative to the base URL (OpenAI's layout). */
@@ -60,17 +65,30 @@ export function upstreamPath(call: InferenceCall): string {
 }
 
 /**
- * The client's bytes, untouched, except on built-in routes when they carry the gateway's own
- * `strict_reference_compliance` flag, which no provider knows: then (only then) the body is rebuilt without it.
+ * The client's bytes, untouched, except on built-in routes when they carry something this vendor must not get:
+ * the gateway's own `strict_reference_compliance` flag, or a parameter the vendor rejects or names differently.
+ * Then (only then) the body is rebuilt.
  */
-function requestBody(call: InferenceCall): Buffer | string | undefined {
+function requestBody(call: InferenceCall, vendor: OpenAiCompatibleVendor, warnings: string[]): Buffer | string | undefined {
   if (!call.rawBody || call.rawBody.length === 0) return undefined;
   const body = call.body;
-  if (call.route !== 'passthrough' && typeof body === 'object' && body !== null && 'strict_reference_compliance' in body) {
-    const { strict_reference_compliance: _flag, ...rest } = body as Record<string, unknown>;
-    return JSON.stringify(rest);
+  if (call.route === 'passthrough' || typeof body !== 'object' || body === null || Array.isArray(body)) return call.rawBody;
+  const record = body as Record<string, unknown>;
+  const deviation = vendor.deviations?.[call.route];
+  const dropped = (deviation?.unsupported ?? []).filter((name) => record[name] !== undefined);
+  const renamed = Object.keys(deviation?.renamed ?? {}).filter((name) => record[name] !== undefined);
+  if (!('strict_reference_compliance' in record) && dropped.length === 0 && renamed.length === 0) return call.rawBody;
+  const rebuilt: Record<string, unknown> = { ...record };
+  delete rebuilt.strict_reference_compliance;
+  for (const name of dropped) {
+    delete rebuilt[name];
+    warnings.push(`${vendor.name} does not support ${name}: dropped`);
   }
-  return call.rawBody;
+  for (const name of renamed) {
+    rebuilt[deviation!.renamed![name]!] = rebuilt[name];
+    delete rebuilt[name];
+  }
+  return JSON.stringify(rebuilt);
 }
 
 export function authHeaders(style: AuthStyle, apiKey: string | undefined): Record<string, string> {
@@ -104,9 +122,10 @@ export function createOpenAiCompatibleAdapter(vendor: OpenAiCompatibleVendor): P
       const url = vendor.url ? vendor.url(call, target) : `${target.baseUrl}${upstreamPath(call)}${query}`;
       const style = typeof vendor.auth === 'function' ? vendor.auth(target) : vendor.auth;
       const headers: Record<string, string> = { ...vendor.headers?.(target), ...authHeaders(style, target.apiKey) };
-      const body = requestBody(call);
+      const warnings: string[] = [];
+      const body = requestBody(call, vendor, warnings);
       if (body !== undefined) headers['content-type'] = call.contentType ?? 'application/json';
-      return { method: call.method, url, headers, body, warnings: [] };
+      return { method: call.method, url, headers, body, warnings };
     },
     responseTransform(route: RouteKind) {
       return vendor.transforms?.[route];

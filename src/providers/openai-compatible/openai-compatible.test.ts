@@ -50,6 +50,18 @@ describe('OpenAI-compatible base adapter: request in -> provider request', () =>
     assert.deepEqual(JSON.parse(String(built.body)), { model: 'm', messages: [], x: 1 });
   });
 
+  test('vendor deviations are data: unsupported parameters dropped with a warning, renamed ones renamed', () => {
+    const groqBody = { model: 'm', messages: [], logprobs: true, top_logprobs: 2, temperature: 1 };
+    const groq = registry.get('groq')!.buildRequest(call('chat', { body: groqBody, rawBody: Buffer.from(JSON.stringify(groqBody)) }), target('groq', 'https://g'));
+    assert.deepEqual(JSON.parse(String(groq.body)), { model: 'm', messages: [], temperature: 1 });
+    assert.deepEqual(groq.warnings, ['groq does not support logprobs: dropped', 'groq does not support top_logprobs: dropped']);
+    const mistralBody = { model: 'm', messages: [], seed: 7 };
+    const mistral = registry.get('mistral-ai')!.buildRequest(call('chat', { body: mistralBody, rawBody: Buffer.from(JSON.stringify(mistralBody)) }), target('mistral-ai', 'https://m'));
+    assert.deepEqual(JSON.parse(String(mistral.body)), { model: 'm', messages: [], random_seed: 7 });
+    const plain = call('chat');
+    assert.equal(registry.get('groq')!.buildRequest(plain, target('groq', 'https://g')).body, plain.rawBody, 'nothing to change: the same bytes');
+  });
+
   test('auth styles', () => {
     assert.deepEqual(authHeaders('bearer', 't'), { authorization: 'Bearer t' });
     assert.deepEqual(authHeaders('api-key', 't'), { 'api-key': 't' });

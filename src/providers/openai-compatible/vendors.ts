@@ -19,16 +19,28 @@ const OPENAI_ROUTES: readonly RouteKind[] = [
 export const openAiCompatibleVendors: readonly OpenAiCompatibleVendor[] = [
   // https://platform.openai.com/docs/api-reference
   { name: 'openai', defaultBaseUrl: 'https://api.openai.com/v1', auth: 'bearer', routes: OPENAI_ROUTES, images: true, reasoning: true, promptCaching: true },
-  // https://console.groq.com/docs/openai
-  { name: 'groq', defaultBaseUrl: 'https://api.groq.com/openai/v1', auth: 'bearer', routes: ['chat', 'models'] },
+  // https://console.groq.com/docs/openai ("not supported ... will result in a 400 error")
+  {
+    name: 'groq',
+    defaultBaseUrl: 'https://api.groq.com/openai/v1',
+    auth: 'bearer',
+    routes: ['chat', 'models'],
+    deviations: { chat: { unsupported: ['logprobs', 'top_logprobs', 'logit_bias'] } },
+  },
   // https://docs.together.ai/docs/openai-api-compatibility
   { name: 'together-ai', defaultBaseUrl: 'https://api.together.xyz/v1', auth: 'bearer', routes: [...CHAT_FAMILY, 'rerank'], transforms: { rerank: normaliseRerank } },
   // https://docs.fireworks.ai/tools-sdks/openai-compatibility
   { name: 'fireworks-ai', defaultBaseUrl: 'https://api.fireworks.ai/inference/v1', auth: 'bearer', routes: CHAT_FAMILY },
   // https://api-docs.deepseek.com/
   { name: 'deepseek', defaultBaseUrl: 'https://api.deepseek.com/v1', auth: 'bearer', routes: ['chat', 'completions', 'models'], reasoning: true },
-  // https://docs.mistral.ai/api/
-  { name: 'mistral-ai', defaultBaseUrl: 'https://api.mistral.ai/v1', auth: 'bearer', routes: ['chat', 'embeddings', 'models'] },
+  // https://docs.mistral.ai/api/ (the seed is called random_seed; unknown fields are rejected)
+  {
+    name: 'mistral-ai',
+    defaultBaseUrl: 'https://api.mistral.ai/v1',
+    auth: 'bearer',
+    routes: ['chat', 'embeddings', 'models'],
+    deviations: { chat: { unsupported: ['logit_bias'], renamed: { seed: 'random_seed' } } },
+  },
   // https://openrouter.ai/docs/api-reference/overview
   { name: 'openrouter', defaultBaseUrl: 'https://openrouter.ai/api/v1', auth: 'bearer', routes: ['chat', 'completions', 'models'] },
   // https://docs.perplexity.ai/api-reference/chat-completions
@@ -37,8 +49,14 @@ export const openAiCompatibleVendors: readonly OpenAiCompatibleVendor[] = [
   { name: 'x-ai', defaultBaseUrl: 'https://api.x.ai/v1', auth: 'bearer', routes: ['chat', 'completions', 'embeddings', 'models'] },
   // https://deepinfra.com/docs/openai_api
   { name: 'deepinfra', defaultBaseUrl: 'https://api.deepinfra.com/v1/openai', auth: 'bearer', routes: CHAT_FAMILY },
-  // https://inference-docs.cerebras.ai/api-reference/chat-completions
-  { name: 'cerebras', defaultBaseUrl: 'https://api.cerebras.ai/v1', auth: 'bearer', routes: ['chat', 'completions', 'models'] },
+  // https://inference-docs.cerebras.ai/openai ("currently not supported")
+  {
+    name: 'cerebras',
+    defaultBaseUrl: 'https://api.cerebras.ai/v1',
+    auth: 'bearer',
+    routes: ['chat', 'completions', 'models'],
+    deviations: { chat: { unsupported: ['frequency_penalty', 'presence_penalty', 'logit_bias', 'parallel_tool_calls', 'service_tier'] } },
+  },
   // https://github.com/ollama/ollama/blob/main/docs/openai.md
   { name: 'ollama', defaultBaseUrl: undefined, auth: 'bearer', routes: CHAT_FAMILY },
   // https://lmstudio.ai/docs/app/api/endpoints/openai
