@@ -11,6 +11,7 @@ import type { UpstreamClient } from './upstream/client.ts';
 import type { Allowlist, LookupAll } from './upstream/ssrf-guard.ts';
 import './http/types.ts';
 import { createCheckedHostCache } from './core/resolve-target.ts';
+import { createCheckRegistry } from './guardrails/registry.ts';
 import { registerAdminRoutes } from './http/admin/index.ts';
 import { registerAuth, type CredentialResolver } from './http/plugins/auth.ts';
 import { registerBodyParsers } from './http/plugins/body-parsers.ts';
@@ -55,7 +56,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   registerAuth(app, deps.credentials);
 
+  // guardrail checks: the webhook check honours the same SSRF allowlist as custom hosts
+  const checkRegistry = createCheckRegistry({ allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}) });
+  app.addHook('onClose', () => checkRegistry.close());
   const forwardDeps = {
+    checks: checkRegistry,
     registry: deps.registry,
     allowlist: deps.allowlist,
     upstream: deps.upstream,
@@ -70,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     invalidation: deps.invalidation,
     headersToMask: deps.headersToMask,
     now: deps.now ?? (() => new Date()),
+    checkRegistry,
   });
   registerInferenceRoutes(app, forwardDeps);
   registerModelsRoute(app, forwardDeps);

@@ -13,6 +13,7 @@ export type ErrorType =
   | 'timeout_error'
   | 'upstream_error'
   | 'not_implemented_error'
+  | 'guardrail_error'
   | 'server_error';
 
 export interface ErrorBody {
@@ -24,18 +25,21 @@ export class GatewayError extends Error {
   readonly type: ErrorType;
   readonly code: string | null;
   readonly param: string | null;
+  /** further top-level fields of the error body (e.g. guardrail verdicts in `hook_results`) */
+  readonly extra: Readonly<Record<string, unknown>> | undefined;
 
-  constructor(status: number, type: ErrorType, message: string, options: { code?: string; param?: string } = {}) {
+  constructor(status: number, type: ErrorType, message: string, options: { code?: string; param?: string; extra?: Record<string, unknown> } = {}) {
     super(message);
     this.name = 'GatewayError';
     this.status = status;
     this.type = type;
     this.code = options.code ?? null;
     this.param = options.param ?? null;
+    this.extra = options.extra;
   }
 
   toBody(): ErrorBody {
-    return { error: { message: this.message, type: this.type, param: this.param, code: this.code } };
+    return { ...this.extra, error: { message: this.message, type: this.type, param: this.param, code: this.code } };
   }
 }
 

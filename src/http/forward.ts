@@ -6,6 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayHeaders } from '../core/context.ts';
 import type { TargetDeps } from '../core/resolve-target.ts';
+import type { CheckRegistry } from '../guardrails/registry.ts';
 import { execute } from '../routing/execute.ts';
 import type { InferenceCall, RouteKind } from '../providers/contract.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -15,6 +16,7 @@ import { renderUpstream } from './render-upstream.ts';
 export interface ForwardDeps extends TargetDeps {
   upstream: UpstreamClient;
   newTraceId: () => string;
+  checks?: CheckRegistry;
 }
 
 /** Parses the x-gateway-* headers once per request and answers with the trace id from then on. */
@@ -64,6 +66,8 @@ export async function forward(request: FastifyRequest, reply: FastifyReply, rout
     'x-gateway-cache-status': 'DISABLED',
   };
   if (execution.optionPath !== undefined) gatewayHeaders['x-gateway-last-used-option-index'] = execution.optionPath;
+  const { input, output } = execution.guardrails;
+  if (input.length > 0) gatewayHeaders['x-gateway-guardrails'] = input.every((result) => result.verdict) ? 'passed' : 'failed';
   if (attempt.request.warnings.length > 0) gatewayHeaders['x-gateway-warnings'] = attempt.request.warnings.join('; ');
   await renderUpstream(reply, attempt, {
     call: execution.call,
@@ -71,5 +75,9 @@ export async function forward(request: FastifyRequest, reply: FastifyReply, rout
     adapter,
     gatewayHeaders,
     timeoutMs: execution.timeoutMs,
+    guardrails:
+      input.length > 0 || output.length > 0
+        ? { input, output, registry: deps.checks, metadata: headers.metadata, signal: clientGone.signal }
+        : undefined,
   });
 }

@@ -16,6 +16,8 @@ export interface StreamOptions {
   provider: string;
   gatewayHeaders: Record<string, string>;
   timeoutMs: number | undefined;
+  /** runs after the last chunk, before `data: [DONE]`; an error it returns ends the stream instead (guardrails) */
+  beforeDone?: () => Promise<GatewayError | undefined>;
 }
 
 function waitForDrain(raw: ServerResponse): Promise<void> {
@@ -91,7 +93,8 @@ export async function translateStream(
     }
     for (const event of framer.end()) await write(decoder.push(event));
     await write(decoder.end());
-    if (!raw.destroyed) raw.write('data: [DONE]\n\n');
+    const stop = options.beforeDone ? await options.beforeDone() : undefined;
+    if (!raw.destroyed) raw.write(stop ? `data: ${JSON.stringify(stop.toBody())}\n\n` : 'data: [DONE]\n\n');
   } catch (error) {
     if (!raw.destroyed) raw.write(`data: ${JSON.stringify(failureOf(error, attempt, options).toBody())}\n\n`);
   } finally {

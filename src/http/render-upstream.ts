@@ -10,6 +10,8 @@ import type { FastifyReply } from 'fastify';
 import type { UpstreamAttempt } from '../core/call-upstream.ts';
 import { badGateway, requestTimeout, type ErrorBody } from '../core/errors.ts';
 import { UNCHANGED, type ErrorParser, type InferenceCall, type ProviderAdapter, type ProviderTarget } from '../providers/contract.ts';
+import { collectingDecoder, identityDecoder, runOutputGuardrails, sendGuarded, type OutputGuardrails } from './render-guarded.ts';
+import { guardrailDenied } from '../guardrails/hooks.ts';
 import { relayStream, translateStream } from './render-stream.ts';
 import { safeResponseHeaders } from './response-headers.ts';
 
@@ -24,6 +26,8 @@ export interface RenderOptions {
   /** x-gateway-* headers for the answer */
   gatewayHeaders: Record<string, string>;
   timeoutMs: number | undefined;
+  /** guardrails that ran on the request, and those to run on the answer */
+  guardrails?: OutputGuardrails | undefined;
 }
 
 function contentTypeOf(attempt: UpstreamAttempt): string {
@@ -48,7 +52,19 @@ export async function renderUpstream(reply: FastifyReply, attempt: UpstreamAttem
   }
 
   if (status < 300) {
-    const decoder = adapter.streamDecoder?.(call, target);
+    const guarded = options.guardrails && options.guardrails.output.length > 0 ? options.guardrails : undefined;
+    const native = adapter.streamDecoder?.(call, target);
+    let decoder = native;
+    // output guardrails read a stream whole before its end: an OpenAI-format stream is then re-framed, not relayed
+    if (!decoder && guarded && contentTypeOf(attempt).includes('text/event-stream')) decoder = identityDecoder();
+    if (decoder && guarded) {
+      const { decoder: collecting, text } = collectingDecoder(decoder);
+      const beforeDone = async () => {
+        const outcome = await runOutputGuardrails(guarded, call, { choices: [{ message: { content: text() } }] });
+        return outcome.denied ? guardrailDenied('output', outcome.results) : undefined;
+      };
+      return translateStream(reply, attempt, collecting, native ? adapter.capabilities.framing : 'sse', { ...streamOptions, beforeDone });
+    }
     if (decoder) return translateStream(reply, attempt, decoder, adapter.capabilities.framing, streamOptions);
     if (contentTypeOf(attempt).includes('text/event-stream')) {
       return relayStream(reply, attempt, streamOptions, ENDS_WITH_DONE.has(call.route));
@@ -75,6 +91,9 @@ export async function renderUpstream(reply: FastifyReply, attempt: UpstreamAttem
   }
   if (status >= 300) return sendProviderError(reply, status, json, options, adapter.parseError);
   const transform = adapter.responseTransform(call.route);
+  if (options.guardrails && (options.guardrails.input.length > 0 || options.guardrails.output.length > 0)) {
+    return sendGuarded(reply, json, transform, options);
+  }
   let converted: unknown = UNCHANGED;
   try {
     if (transform) converted = transform(json, call, target);

@@ -12,6 +12,8 @@ import { GatewayError, notImplemented } from '../core/errors.ts';
 import { resolveTarget, type TargetDeps } from '../core/resolve-target.ts';
 import type { InferenceCall, ProviderAdapter, ProviderTarget } from '../providers/contract.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
+import { guardrailDenied, inputText, runHooks, toHooks, withInputText, type GuardrailHook, type HookResult } from '../guardrails/hooks.ts';
+import type { CheckRegistry } from '../guardrails/registry.ts';
 import { parseConfig } from './config-schema.ts';
 import { nextAttempt, plan, type Attempt, type AttemptFailure } from './planner.ts';
 import { isRetryableStatus, retryDelayMs } from './retry.ts';
@@ -19,6 +21,8 @@ import { isRetryableStatus, retryDelayMs } from './retry.ts';
 export interface ExecuteDeps extends TargetDeps {
   upstream: UpstreamClient;
   random?: () => number;
+  /** the guardrail checks; needed only when a config names guardrails */
+  checks?: CheckRegistry;
 }
 
 export interface Execution {
@@ -31,6 +35,8 @@ export interface Execution {
   /** retries made on the target that answered */
   retries: number;
   timeoutMs: number | undefined;
+  /** verdicts of the input guardrails that ran, and the output guardrails still to run on the answer */
+  guardrails: { input: HookResult[]; output: GuardrailHook[] };
 }
 
 interface Io {
@@ -71,10 +77,31 @@ function callFor(base: InferenceCall, attempt: Attempt): InferenceCall {
   return { ...base, body, rawBody: Buffer.from(JSON.stringify(body)), contentType: 'application/json', strictReferenceCompliance: strict };
 }
 
+const NO_GUARDRAILS = { input: [], output: [] };
+
+/** Input guardrails of one attempt: a deny stops here, before any provider call; a redaction rewrites the body. */
+async function guard(call: InferenceCall, attempt: Attempt, headers: GatewayHeaders, io: Io, deps: ExecuteDeps) {
+  const input = toHooks(attempt.target.inputGuardrails, `${attempt.path}.input_guardrails`);
+  const output = toHooks(attempt.target.outputGuardrails, `${attempt.path}.output_guardrails`);
+  if (input.length === 0) return { call, guardrails: { input: [], output } };
+  if (!deps.checks) throw new Error('guardrails configured but no check registry was given');
+  const body = (typeof call.body === 'object' && call.body !== null ? call.body : {}) as Record<string, unknown>;
+  const outcome = await runHooks(
+    input,
+    { phase: 'input', requestType: call.route, model: typeof body.model === 'string' ? body.model : undefined, text: inputText(body), request: body, response: undefined, metadata: headers.metadata },
+    deps.checks,
+    io.clientSignal,
+  );
+  if (outcome.denied) throw guardrailDenied('input', outcome.results);
+  if (outcome.redactedText === undefined) return { call, guardrails: { input: outcome.results, output } };
+  const redacted = withInputText(body, outcome.redactedText);
+  return { call: { ...call, body: redacted, rawBody: Buffer.from(JSON.stringify(redacted)) }, guardrails: { input: outcome.results, output } };
+}
+
 async function single(base: InferenceCall, headers: GatewayHeaders, io: Io, deps: ExecuteDeps): Promise<Execution> {
   const { adapter, target } = await resolveTarget(headers, base.route, deps);
   const attempt = await callUpstream(deps.upstream, adapter, target, base, { headers, ...io, allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}) });
-  return { attempt, adapter, target, call: base, optionPath: undefined, retries: 0, timeoutMs: headers.requestTimeoutMs };
+  return { attempt, adapter, target, call: base, optionPath: undefined, retries: 0, timeoutMs: headers.requestTimeoutMs, guardrails: NO_GUARDRAILS };
 }
 
 export async function execute(base: InferenceCall, headers: GatewayHeaders, io: Io, deps: ExecuteDeps): Promise<Execution> {
@@ -92,7 +119,7 @@ export async function execute(base: InferenceCall, headers: GatewayHeaders, io: 
       throw notImplemented('Virtual keys in configs are not available in this version yet.', 'virtual_key_not_supported');
     }
     const attemptHeaders = headersFor(headers, attempt);
-    const call = callFor(base, attempt);
+    const { call, guardrails } = await guard(callFor(base, attempt), attempt, headers, io, deps);
     const { adapter, target } = await resolveTarget(attemptHeaders, call.route, deps);
     const retry = attempt.target.retry ?? { attempts: 0, onStatusCodes: undefined, useRetryAfterHeader: false };
     let answer: UpstreamAttempt | undefined;
@@ -121,12 +148,12 @@ export async function execute(base: InferenceCall, headers: GatewayHeaders, io: 
     }
     const status = answer?.response.statusCode;
     if (answer && status !== undefined && status < 300) {
-      return { attempt: answer, adapter, target, call, optionPath: attempt.path, retries, timeoutMs: attemptHeaders.requestTimeoutMs };
+      return { attempt: answer, adapter, target, call, optionPath: attempt.path, retries, timeoutMs: attemptHeaders.requestTimeoutMs, guardrails };
     }
     const reason: AttemptFailure = status ?? 'network';
     const next = nextAttempt(planned, index, reason);
     if (next === undefined) {
-      if (answer) return { attempt: answer, adapter, target, call, optionPath: attempt.path, retries, timeoutMs: attemptHeaders.requestTimeoutMs };
+      if (answer) return { attempt: answer, adapter, target, call, optionPath: attempt.path, retries, timeoutMs: attemptHeaders.requestTimeoutMs, guardrails };
       throw failure;
     }
     answer?.done();

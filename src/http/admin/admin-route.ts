@@ -9,6 +9,7 @@ import { requireScope } from '../../auth/authorize.ts';
 import type { Principal } from '../../core/context.ts';
 import { GatewayError, unauthorized } from '../../core/errors.ts';
 import { maskHeaders, maskSecrets } from '../../domain/audit/mask.ts';
+import type { CheckRegistry } from '../../guardrails/registry.ts';
 import type { KvStore } from '../../kv/store.ts';
 import type { Database, Db } from '../../storage/database.ts';
 import { insertAuditLog } from '../../storage/repositories/audit-logs.ts';
@@ -19,6 +20,8 @@ export interface AdminDeps {
   invalidation: AuthInvalidation;
   headersToMask: readonly string[];
   now: () => Date;
+  /** validates guardrail check lists (built with the SSRF allowlist); the guardrail routes make their own when absent */
+  checkRegistry?: CheckRegistry;
 }
 
 export interface AdminContext {

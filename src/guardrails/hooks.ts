@@ -1,0 +1,141 @@
+/**
+ * Guardrails in the request pipeline. A config lists them as `input_guardrails` / `output_guardrails`, each either
+ * an inline hook (`{checks: [...], deny}`, or the short form `{"default.contains": {...}, "deny": true}`) or the id
+ * of a saved guardrail. A hook whose checks fail DENIES the request (status 446, verdicts in `hook_results`) when it
+ * says `deny`; otherwise the request goes on and the verdicts are reported (`x-gateway-guardrails: failed`,
+ * `hook_results` in the answer). PII checks with `redact` rewrite the checked text before it goes upstream.
+ */
+import { GatewayError, invalidParam, notImplemented } from '../core/errors.ts';
+import type { Guardrail } from '../routing/target-settings.ts';
+import type { CheckRegistry } from './registry.ts';
+import { runChecks } from './run.ts';
+import type { CheckConfig, CheckContext, Verdict } from './types.ts';
+
+export const GUARDRAIL_DENIED_STATUS = 446;
+
+export interface GuardrailHook {
+  id: string | undefined;
+  checks: CheckConfig[];
+  deny: boolean;
+}
+
+export interface HookResult {
+  id: string | undefined;
+  verdict: boolean;
+  deny: boolean;
+  checks: Verdict[];
+}
+
+export interface HooksOutcome {
+  results: HookResult[];
+  passed: boolean;
+  denied: boolean;
+  redactedText: string | undefined;
+}
+
+const HOOK_FIELDS = new Set(['id', 'deny', 'async', 'on_fail', 'on_success', 'type', 'name', 'event_type', 'sequential']);
+
+export function toHooks(list: readonly Guardrail[] | undefined, path: string): GuardrailHook[] {
+  return (list ?? []).map((entry, index) => {
+    const where = `${path}[${index}]`;
+    if (typeof entry === 'string') {
+      throw notImplemented(`Saved guardrails ("${entry}" at ${where}) are not available in this version yet; give the checks inline.`, 'guardrail_not_supported');
+    }
+    const hook = entry as Record<string, unknown>;
+    const deny = hook.deny === true;
+    const id = typeof hook.id === 'string' ? hook.id : undefined;
+    if (Array.isArray(hook.checks)) return { id, checks: hook.checks as CheckConfig[], deny };
+    const checks = Object.entries(hook)
+      .filter(([key]) => !HOOK_FIELDS.has(key))
+      .map(([key, parameters]) => ({ id: key, parameters: parameters as Record<string, unknown> }));
+    if (checks.length === 0) throw invalidParam(where, `${where} names no check.`);
+    return { id, checks, deny };
+  });
+}
+
+function partsText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part) => (typeof part === 'object' && part !== null && (part as { type?: unknown }).type === 'text' ? String((part as { text?: unknown }).text ?? '') : ''))
+    .join('\n');
+}
+
+/** The text an input guardrail checks: the last user message, or the completion prompt, or the embedding input. */
+export function inputText(body: unknown): string {
+  const record = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  if (Array.isArray(record.messages)) {
+    const last = [...record.messages].reverse().find((message) => (message as { role?: unknown }).role === 'user');
+    return partsText((last as { content?: unknown } | undefined)?.content);
+  }
+  const prompt = record.prompt ?? record.input ?? record.query;
+  if (typeof prompt === 'string') return prompt;
+  return Array.isArray(prompt) ? prompt.filter((item) => typeof item === 'string').join('\n') : '';
+}
+
+/** The same body with the last user message's text replaced (redaction); other bodies replace the prompt. */
+export function withInputText(body: Record<string, unknown>, text: string): Record<string, unknown> {
+  if (Array.isArray(body.messages)) {
+    const messages = [...body.messages];
+    for (let index = messages.length - 1; index >= 0; index -= 1) {
+      if ((messages[index] as { role?: unknown }).role === 'user') {
+        messages[index] = { ...(messages[index] as object), content: text };
+        break;
+      }
+    }
+    return { ...body, messages };
+  }
+  if (typeof body.prompt === 'string') return { ...body, prompt: text };
+  if (typeof body.input === 'string') return { ...body, input: text };
+  return body;
+}
+
+/** The answer text an output guardrail checks: the first choice's message (or text). */
+export function outputText(answer: unknown): string {
+  const choices = (answer as { choices?: unknown } | null)?.choices;
+  if (!Array.isArray(choices) || choices.length === 0) return '';
+  const first = choices[0] as { message?: { content?: unknown }; text?: unknown };
+  return first.message ? partsText(first.message.content) : typeof first.text === 'string' ? first.text : '';
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function runHooks(
+  hooks: readonly GuardrailHook[],
+  context: Omit<CheckContext, 'json'>,
+  registry: CheckRegistry,
+  signal?: AbortSignal,
+): Promise<HooksOutcome> {
+  let text = context.text;
+  let redacted = false;
+  const results: HookResult[] = [];
+  // hooks run in order, so a later one sees an earlier one's redaction
+  for (const hook of hooks) {
+    const outcome = await runChecks(hook.checks, { ...context, text, json: parseJson(text) }, { registry, ...(signal ? { signal } : {}) });
+    if (outcome.redactedText !== undefined) {
+      text = outcome.redactedText;
+      redacted = true;
+    }
+    results.push({ id: hook.id, verdict: outcome.passed, deny: hook.deny, checks: outcome.verdicts });
+  }
+  return {
+    results,
+    passed: results.every((result) => result.verdict),
+    denied: results.some((result) => !result.verdict && result.deny),
+    redactedText: redacted ? text : undefined,
+  };
+}
+
+export function guardrailDenied(phase: 'input' | 'output', results: HookResult[]): GatewayError {
+  const key = phase === 'input' ? 'before_request_hooks' : 'after_request_hooks';
+  return new GatewayError(GUARDRAIL_DENIED_STATUS, 'guardrail_error', `The ${phase} guardrails denied the request.`, {
+    code: `${phase}_guardrail_denied`,
+    extra: { hook_results: { [key]: results } },
+  });
+}
