@@ -186,3 +186,37 @@ export const auditLogs = pgTable(
     index('audit_logs_action_idx').on(table.action),
   ],
 );
+
+/**
+ * Guardrails (api-surface §3.14): a named list of checks plus what to do with their outcome. A null workspace_id
+ * is organisation-wide. DELETE archives; slugs are unique among the organisation's active guardrails, so an
+ * archived guardrail's slug can be given to a new one.
+ */
+export const guardrails = pgTable(
+  'guardrails',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    /** null: organisation-wide */
+    workspaceId: uuid('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    /** GuardrailCheck[]: [{ id, parameters, name?, is_enabled }] as validated by the check registry */
+    checks: jsonb('checks').$type<unknown[]>().notNull(),
+    /** GuardrailActions with every default filled in */
+    actions: jsonb('actions').$type<Record<string, unknown>>().notNull(),
+    /** active | archived */
+    status: text('status').notNull().default('active'),
+    /** the acting user's id, or the API key's id when no user acted */
+    createdBy: text('created_by').notNull(),
+    updatedBy: text('updated_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('guardrails_org_slug_active_unique').on(table.organisationId, table.slug).where(sql`${table.status} = 'active'`),
+    index('guardrails_org_workspace_idx').on(table.organisationId, table.workspaceId),
+  ],
+);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AdminDeps } from './admin-route.ts';
 import { registerApiKeyRoutes } from './api-keys/routes.ts';
 import { registerAuditLogRoutes } from './audit-logs/routes.ts';
+import { registerGuardrailRoutes } from './guardrails/routes.ts';
 import { registerOrganisationRoutes } from './organisation/routes.ts';
 import { registerInviteRoutes } from './users/invites-routes.ts';
 import { registerUserRoutes } from './users/routes.ts';
@@ -13,6 +14,7 @@ export type { AdminDeps } from './admin-route.ts';
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
   registerApiKeyRoutes(app, deps);
   registerAuditLogRoutes(app, deps);
+  registerGuardrailRoutes(app, deps);
   registerOrganisationRoutes(app, deps);
   registerUserRoutes(app, deps);
   registerInviteRoutes(app, deps);

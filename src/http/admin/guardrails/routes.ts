@@ -1,0 +1,87 @@
+/** The Guardrails group (api-surface §3.14): POST|GET /guardrails, GET|PUT|DELETE /guardrails/{guardrailId} (id or slug). */
+import type { FastifyInstance } from 'fastify';
+import { canAccessWorkspace, isOrganisationAdmin } from '../../../auth/authorize.ts';
+import { invalidParam, notFound } from '../../../core/errors.ts';
+import { guardrailParam, visibleGuardrail } from '../../../domain/guardrails/access.ts';
+import { createGuardrail } from '../../../domain/guardrails/create-guardrail.ts';
+import { deleteGuardrail, updateGuardrail } from '../../../domain/guardrails/manage-guardrail.ts';
+import { guardrailDetailsView, guardrailRefView, guardrailSummaryView } from '../../../domain/guardrails/views.ts';
+import { createCheckRegistry, type CheckRegistry } from '../../../guardrails/registry.ts';
+import { parseAllowlist } from '../../../upstream/ssrf-guard.ts';
+import { listGuardrails } from '../../../storage/repositories/guardrails.ts';
+import { findWorkspace } from '../../../storage/repositories/workspaces.ts';
+import { adminRoute, type AdminContext, type AdminDeps } from '../admin-route.ts';
+import { isUuid, listBody, optionalString, pageParams } from '../params.ts';
+import { validateCreateGuardrail, validateUpdateGuardrail } from './schemas.ts';
+
+const RESOURCE = 'guardrail';
+
+/** `workspace_id` filter (id or slug): only a workspace the caller may access (a workspace key: its own). */
+async function workspaceFilter(ctx: AdminContext): Promise<string | undefined> {
+  const value = optionalString(ctx.request.query, 'workspace_id');
+  if (value === undefined) return undefined;
+  const workspace = await findWorkspace(ctx.db, ctx.principal.organisationId, value);
+  if (!workspace || !canAccessWorkspace(ctx.principal, workspace.id)) {
+    throw notFound(`Workspace "${value}" not found.`, 'workspace_not_found');
+  }
+  return workspace.id;
+}
+
+function organisationFilter(ctx: AdminContext): void {
+  const value = optionalString(ctx.request.query, 'organisation_id');
+  if (value !== undefined && (!isUuid(value) || value.toLowerCase() !== ctx.principal.organisationId)) {
+    throw invalidParam('organisation_id', 'organisation_id must be the caller\'s organisation.');
+  }
+}
+
+export function registerGuardrailRoutes(app: FastifyInstance, deps: AdminDeps): void {
+  // validating a check list binds no connection, so a stand-in registry (nothing allowlisted) validates the same way
+  let registry: CheckRegistry | undefined = deps.checkRegistry;
+  if (!registry) {
+    const own = createCheckRegistry({ allowlist: parseAllowlist([]) });
+    app.addHook('onClose', () => own.close());
+    registry = own;
+  }
+  const checks = registry;
+
+  app.post('/v1/guardrails', adminRoute(deps, { action: 'guardrails.create', resourceType: RESOURCE, scope: 'guardrails.create', mutation: true }, async (ctx) => {
+    const body = validateCreateGuardrail(ctx.request.body);
+    const row = await createGuardrail(ctx.db, ctx.principal, body, checks);
+    return { body: guardrailRefView(row), resourceId: row.id, workspaceId: row.workspaceId };
+  }));
+
+  app.get('/v1/guardrails', adminRoute(deps, { action: 'guardrails.list', resourceType: RESOURCE, scope: 'guardrails.list', mutation: false }, async (ctx) => {
+    const page = pageParams(ctx.request.query, { defaultSize: 100, maxSize: 1000 });
+    organisationFilter(ctx);
+    const workspaceId = await workspaceFilter(ctx);
+    const { principal } = ctx;
+    // organisation-level callers that are not admins see no workspace, and no organisation-wide guardrail either
+    if (principal.keyType === 'organisation' && !isOrganisationAdmin(principal)) {
+      return { body: listBody(0, []) };
+    }
+    const { total, rows } = await listGuardrails(ctx.db, {
+      organisationId: principal.organisationId,
+      workspaceId,
+      visibleToWorkspace: principal.keyType === 'workspace' ? principal.workspaceId : undefined,
+    }, page);
+    return { body: listBody(total, rows.map(guardrailSummaryView)) };
+  }));
+
+  app.get('/v1/guardrails/:guardrailId', adminRoute(deps, { action: 'guardrails.read', resourceType: RESOURCE, scope: 'guardrails.read', mutation: false }, async (ctx) => {
+    const row = await visibleGuardrail(ctx.db, ctx.principal, guardrailParam(ctx.request.params));
+    return { body: guardrailDetailsView(row), resourceId: row.id, workspaceId: row.workspaceId };
+  }));
+
+  app.put('/v1/guardrails/:guardrailId', adminRoute(deps, { action: 'guardrails.update', resourceType: RESOURCE, scope: 'guardrails.update', mutation: true }, async (ctx) => {
+    const idOrSlug = guardrailParam(ctx.request.params);
+    const body = validateUpdateGuardrail(ctx.request.body);
+    const row = await updateGuardrail(ctx.db, ctx.principal, idOrSlug, body, checks);
+    return { body: guardrailRefView(row), resourceId: row.id, workspaceId: row.workspaceId };
+  }));
+
+  // 200 with no body (reference §0.3: guardrail delete is one of the exceptions to `{}`)
+  app.delete('/v1/guardrails/:guardrailId', adminRoute(deps, { action: 'guardrails.delete', resourceType: RESOURCE, scope: 'guardrails.delete', mutation: true }, async (ctx) => {
+    const row = await deleteGuardrail(ctx.db, ctx.principal, guardrailParam(ctx.request.params));
+    return { resourceId: row.id, workspaceId: row.workspaceId };
+  }));
+}
