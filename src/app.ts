@@ -12,6 +12,7 @@ import type { Allowlist, LookupAll } from './upstream/ssrf-guard.ts';
 import './http/types.ts';
 import { createCheckedHostCache } from './core/resolve-target.ts';
 import { createCheckRegistry } from './guardrails/registry.ts';
+import { createSavedGuardrails } from './guardrails/saved.ts';
 import { registerAdminRoutes } from './http/admin/index.ts';
 import { registerAuth, type CredentialResolver } from './http/plugins/auth.ts';
 import { registerBodyParsers } from './http/plugins/body-parsers.ts';
@@ -61,6 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', () => checkRegistry.close());
   const forwardDeps = {
     checks: checkRegistry,
+    savedGuardrails: createSavedGuardrails(deps.database.db),
     registry: deps.registry,
     allowlist: deps.allowlist,
     upstream: deps.upstream,

@@ -35,22 +35,35 @@ export interface HooksOutcome {
 
 const HOOK_FIELDS = new Set(['id', 'deny', 'async', 'on_fail', 'on_success', 'type', 'name', 'event_type', 'sequential']);
 
-export function toHooks(list: readonly Guardrail[] | undefined, path: string): GuardrailHook[] {
-  return (list ?? []).map((entry, index) => {
-    const where = `${path}[${index}]`;
-    if (typeof entry === 'string') {
-      throw notImplemented(`Saved guardrails ("${entry}" at ${where}) are not available in this version yet; give the checks inline.`, 'guardrail_not_supported');
+/** A saved guardrail by id or slug, as the calling workspace may use it; undefined when there is none. */
+export type SavedGuardrailLookup = (idOrSlug: string) => Promise<GuardrailHook | undefined>;
+
+/** The hooks of a guardrail list: inline ones as given, saved ones looked up (unknown: a 400 naming the entry). */
+export async function resolveHooks(list: readonly Guardrail[] | undefined, path: string, lookup: SavedGuardrailLookup | undefined): Promise<GuardrailHook[]> {
+  const hooks: GuardrailHook[] = [];
+  for (const [index, entry] of (list ?? []).entries()) {
+    if (typeof entry !== 'string') {
+      hooks.push(toHook(entry, `${path}[${index}]`));
+      continue;
     }
-    const hook = entry as Record<string, unknown>;
-    const deny = hook.deny === true;
-    const id = typeof hook.id === 'string' ? hook.id : undefined;
-    if (Array.isArray(hook.checks)) return { id, checks: hook.checks as CheckConfig[], deny };
-    const checks = Object.entries(hook)
-      .filter(([key]) => !HOOK_FIELDS.has(key))
-      .map(([key, parameters]) => ({ id: key, parameters: parameters as Record<string, unknown> }));
-    if (checks.length === 0) throw invalidParam(where, `${where} names no check.`);
-    return { id, checks, deny };
-  });
+    if (!lookup) throw notImplemented('Saved guardrails cannot be resolved here.', 'guardrail_not_supported');
+    const saved = await lookup(entry);
+    if (!saved) throw invalidParam(`${path}[${index}]`, `Guardrail "${entry}" not found.`, 'guardrail_not_found');
+    hooks.push(saved);
+  }
+  return hooks;
+}
+
+function toHook(entry: Exclude<Guardrail, string>, where: string): GuardrailHook {
+  const hook = entry as Record<string, unknown>;
+  const deny = hook.deny === true;
+  const id = typeof hook.id === 'string' ? hook.id : undefined;
+  if (Array.isArray(hook.checks)) return { id, checks: hook.checks as CheckConfig[], deny };
+  const checks = Object.entries(hook)
+    .filter(([key]) => !HOOK_FIELDS.has(key))
+    .map(([key, parameters]) => ({ id: key, parameters: parameters as Record<string, unknown> }));
+  if (checks.length === 0) throw invalidParam(where, `${where} names no check.`);
+  return { id, checks, deny };
 }
 
 function partsText(content: unknown): string {

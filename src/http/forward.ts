@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayHeaders } from '../core/context.ts';
 import type { TargetDeps } from '../core/resolve-target.ts';
 import type { CheckRegistry } from '../guardrails/registry.ts';
+import type { SavedGuardrails } from '../guardrails/saved.ts';
 import { execute } from '../routing/execute.ts';
 import type { InferenceCall, RouteKind } from '../providers/contract.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -17,6 +18,7 @@ export interface ForwardDeps extends TargetDeps {
   upstream: UpstreamClient;
   newTraceId: () => string;
   checks?: CheckRegistry;
+  savedGuardrails?: SavedGuardrails;
 }
 
 /** Parses the x-gateway-* headers once per request and answers with the trace id from then on. */
@@ -57,7 +59,7 @@ export async function forward(request: FastifyRequest, reply: FastifyReply, rout
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) clientGone.abort();
   });
-  const execution = await execute(inferenceCall(request, route, path), headers, { clientHeaders: request.headers, clientSignal: clientGone.signal }, deps);
+  const execution = await execute(inferenceCall(request, route, path), headers, { clientHeaders: request.headers, clientSignal: clientGone.signal, principal: request.principal }, deps);
   const { attempt, adapter } = execution;
   const gatewayHeaders: Record<string, string> = {
     'x-gateway-trace-id': headers.trace.traceId,

@@ -7,12 +7,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { callUpstream, type UpstreamAttempt } from '../core/call-upstream.ts';
-import type { GatewayHeaders } from '../core/context.ts';
+import type { GatewayHeaders, Principal } from '../core/context.ts';
 import { GatewayError, notImplemented } from '../core/errors.ts';
 import { resolveTarget, type TargetDeps } from '../core/resolve-target.ts';
 import type { InferenceCall, ProviderAdapter, ProviderTarget } from '../providers/contract.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
-import { guardrailDenied, inputText, runHooks, toHooks, withInputText, type GuardrailHook, type HookResult } from '../guardrails/hooks.ts';
+import { guardrailDenied, inputText, resolveHooks, runHooks, withInputText, type GuardrailHook, type HookResult, type SavedGuardrailLookup } from '../guardrails/hooks.ts';
+import type { SavedGuardrails } from '../guardrails/saved.ts';
 import type { CheckRegistry } from '../guardrails/registry.ts';
 import { parseConfig } from './config-schema.ts';
 import { nextAttempt, plan, type Attempt, type AttemptFailure } from './planner.ts';
@@ -23,6 +24,8 @@ export interface ExecuteDeps extends TargetDeps {
   random?: () => number;
   /** the guardrail checks; needed only when a config names guardrails */
   checks?: CheckRegistry;
+  /** saved guardrails by id or slug (configs may name them) */
+  savedGuardrails?: SavedGuardrails;
 }
 
 export interface Execution {
@@ -42,6 +45,8 @@ export interface Execution {
 interface Io {
   clientHeaders: IncomingHttpHeaders;
   clientSignal: AbortSignal;
+  /** who is calling: saved guardrails are looked up in their organisation and workspace */
+  principal?: Principal | undefined;
 }
 
 /** A failure that moves on to a retry or a fallback: no connection, a timeout. Anything else is final. */
@@ -81,8 +86,11 @@ const NO_GUARDRAILS = { input: [], output: [] };
 
 /** Input guardrails of one attempt: a deny stops here, before any provider call; a redaction rewrites the body. */
 async function guard(call: InferenceCall, attempt: Attempt, headers: GatewayHeaders, io: Io, deps: ExecuteDeps) {
-  const input = toHooks(attempt.target.inputGuardrails, `${attempt.path}.input_guardrails`);
-  const output = toHooks(attempt.target.outputGuardrails, `${attempt.path}.output_guardrails`);
+  const principal = io.principal;
+  const lookup: SavedGuardrailLookup | undefined =
+    deps.savedGuardrails && principal ? (id) => deps.savedGuardrails!(principal.organisationId, principal.workspaceId, id) : undefined;
+  const input = await resolveHooks(attempt.target.inputGuardrails, `${attempt.path}.input_guardrails`, lookup);
+  const output = await resolveHooks(attempt.target.outputGuardrails, `${attempt.path}.output_guardrails`, lookup);
   if (input.length === 0) return { call, guardrails: { input: [], output } };
   if (!deps.checks) throw new Error('guardrails configured but no check registry was given');
   const body = (typeof call.body === 'object' && call.body !== null ? call.body : {}) as Record<string, unknown>;

@@ -83,3 +83,22 @@ test('a guardrail with invalid parameters is a 400 naming the check parameter', 
   assert.equal(result.status, 400);
   assert.match(result.json().error.param, /checks\[0\]\.parameters/);
 });
+
+test('a saved guardrail is named by its slug in a config; an unknown one is a 400 naming the entry', async () => {
+  const created = await request(`${gateway.baseURL}/guardrails`, {
+    method: 'POST',
+    headers: { 'x-gateway-api-key': gateway.adminKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'no secrets', checks: [{ id: 'default.contains', parameters: { operator: 'none', words: ['secret'] } }], actions: { deny: true } }),
+  });
+  const saved = (await created.body.json()) as { slug: string };
+  assert.equal(created.statusCode, 200);
+  const before = upstream.requests.length;
+  const denied = await chat({ ...target(), input_guardrails: [saved.slug] }, 'the secret is out');
+  assert.equal(denied.status, 446);
+  assert.equal(upstream.requests.length, before);
+  const allowed = await chat({ ...target(), input_guardrails: [saved.slug] }, 'nothing to see');
+  assert.equal(allowed.status, 200);
+  const unknown = await chat({ ...target(), input_guardrails: ['pg-nope-000000'] }, 'hi');
+  assert.equal(unknown.status, 400);
+  assert.equal(unknown.json().error.param, 'config.input_guardrails[0]');
+});
