@@ -11,6 +11,7 @@ import type { UpstreamClient } from './upstream/client.ts';
 import type { Allowlist, LookupAll } from './upstream/ssrf-guard.ts';
 import './http/types.ts';
 import { createCheckedHostCache } from './core/resolve-target.ts';
+import { createResponseCache } from './cache/response-cache.ts';
 import { createCheckRegistry } from './guardrails/registry.ts';
 import { createSavedGuardrails } from './guardrails/saved.ts';
 import { registerAdminRoutes } from './http/admin/index.ts';
@@ -63,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const forwardDeps = {
     checks: checkRegistry,
     savedGuardrails: createSavedGuardrails(deps.database.db),
+    responses: createResponseCache({ kv: deps.kv }),
     registry: deps.registry,
     allowlist: deps.allowlist,
     upstream: deps.upstream,

@@ -8,7 +8,10 @@ import type { GatewayHeaders } from '../core/context.ts';
 import type { TargetDeps } from '../core/resolve-target.ts';
 import type { CheckRegistry } from '../guardrails/registry.ts';
 import type { SavedGuardrails } from '../guardrails/saved.ts';
+import { storer } from '../cache/pipeline.ts';
+import type { ResponseCache } from '../cache/response-cache.ts';
 import { execute } from '../routing/execute.ts';
+import { renderCached } from './render-cached.ts';
 import type { InferenceCall, RouteKind } from '../providers/contract.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { parseGatewayHeaders } from './parse-gateway-headers.ts';
@@ -19,6 +22,7 @@ export interface ForwardDeps extends TargetDeps {
   newTraceId: () => string;
   checks?: CheckRegistry;
   savedGuardrails?: SavedGuardrails;
+  responses?: ResponseCache;
 }
 
 /** Parses the x-gateway-* headers once per request and answers with the trace id from then on. */
@@ -65,13 +69,16 @@ export async function forward(request: FastifyRequest, reply: FastifyReply, rout
     'x-gateway-trace-id': headers.trace.traceId,
     'x-gateway-provider': adapter.name,
     'x-gateway-retry-attempt-count': String(execution.retries),
-    'x-gateway-cache-status': 'DISABLED',
+    'x-gateway-cache-status': execution.cacheStatus,
   };
   if (execution.optionPath !== undefined) gatewayHeaders['x-gateway-last-used-option-index'] = execution.optionPath;
   const { input, output } = execution.guardrails;
   if (input.length > 0) gatewayHeaders['x-gateway-guardrails'] = input.every((result) => result.verdict) ? 'passed' : 'failed';
+  if (!attempt) return renderCached(reply, execution.cached!, execution.call, gatewayHeaders);
   if (attempt.request.warnings.length > 0) gatewayHeaders['x-gateway-warnings'] = attempt.request.warnings.join('; ');
+  const store = execution.cache && deps.responses ? storer(deps.responses, execution.cache, (error) => request.log.warn({ err: error }, 'cache store failed')) : undefined;
   await renderUpstream(reply, attempt, {
+    store,
     call: execution.call,
     target: execution.target,
     adapter,

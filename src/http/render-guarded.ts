@@ -77,10 +77,12 @@ export function identityDecoder(): StreamDecoder {
 }
 
 /** Wraps a decoder to assemble the first choice's text as the chunks go by. */
-export function collectingDecoder(inner: StreamDecoder): { decoder: StreamDecoder; text: () => string } {
+export function collectingDecoder(inner: StreamDecoder): { decoder: StreamDecoder; text: () => string; chunks: () => unknown[] } {
   let text = '';
+  const all: unknown[] = [];
   const collect = (chunks: unknown[]) => {
     for (const chunk of chunks) {
+      all.push(chunk);
       const choices = (chunk as { choices?: Array<{ index?: number; delta?: { content?: unknown }; text?: unknown }> }).choices;
       const first = choices?.find((choice) => (choice.index ?? 0) === 0);
       const piece = first?.delta?.content ?? first?.text;
@@ -91,5 +93,6 @@ export function collectingDecoder(inner: StreamDecoder): { decoder: StreamDecode
   return {
     decoder: { push: (event) => collect(inner.push(event)), end: () => collect(inner.end()) },
     text: () => text,
+    chunks: () => all,
   };
 }

@@ -11,6 +11,7 @@ import type { UpstreamAttempt } from '../core/call-upstream.ts';
 import { badGateway, requestTimeout, type ErrorBody } from '../core/errors.ts';
 import { UNCHANGED, type ErrorParser, type InferenceCall, type ProviderAdapter, type ProviderTarget } from '../providers/contract.ts';
 import { collectingDecoder, identityDecoder, runOutputGuardrails, sendGuarded, type OutputGuardrails } from './render-guarded.ts';
+import type { StoreAnswer } from '../cache/pipeline.ts';
 import { guardrailDenied } from '../guardrails/hooks.ts';
 import { relayStream, translateStream } from './render-stream.ts';
 import { safeResponseHeaders } from './response-headers.ts';
@@ -28,6 +29,8 @@ export interface RenderOptions {
   timeoutMs: number | undefined;
   /** guardrails that ran on the request, and those to run on the answer */
   guardrails?: OutputGuardrails | undefined;
+  /** stores a successful answer in the response cache (the target caches) */
+  store?: StoreAnswer | undefined;
 }
 
 function contentTypeOf(attempt: UpstreamAttempt): string {
@@ -55,13 +58,17 @@ export async function renderUpstream(reply: FastifyReply, attempt: UpstreamAttem
     const guarded = options.guardrails && options.guardrails.output.length > 0 ? options.guardrails : undefined;
     const native = adapter.streamDecoder?.(call, target);
     let decoder = native;
-    // output guardrails read a stream whole before its end: an OpenAI-format stream is then re-framed, not relayed
-    if (!decoder && guarded && contentTypeOf(attempt).includes('text/event-stream')) decoder = identityDecoder();
-    if (decoder && guarded) {
-      const { decoder: collecting, text } = collectingDecoder(decoder);
+    // output guardrails and the cache read a stream whole: an OpenAI-format stream is then re-framed, not relayed
+    if (!decoder && (guarded || options.store) && contentTypeOf(attempt).includes('text/event-stream')) decoder = identityDecoder();
+    if (decoder && (guarded || options.store)) {
+      const { decoder: collecting, text, chunks } = collectingDecoder(decoder);
       const beforeDone = async () => {
-        const outcome = await runOutputGuardrails(guarded, call, { choices: [{ message: { content: text() } }] });
-        return outcome.denied ? guardrailDenied('output', outcome.results) : undefined;
+        if (guarded) {
+          const outcome = await runOutputGuardrails(guarded, call, { choices: [{ message: { content: text() } }] });
+          if (outcome.denied) return guardrailDenied('output', outcome.results);
+        }
+        options.store?.stream(chunks());
+        return undefined;
       };
       return translateStream(reply, attempt, collecting, native ? adapter.capabilities.framing : 'sse', { ...streamOptions, beforeDone });
     }
@@ -100,6 +107,7 @@ export async function renderUpstream(reply: FastifyReply, attempt: UpstreamAttem
   } catch (error) {
     throw badGateway(`Provider "${target.provider}" answered in an unexpected shape: ${(error as Error).message}`);
   }
+  options.store?.json(status, converted === UNCHANGED ? text : JSON.stringify(converted));
   if (converted === UNCHANGED) {
     // the provider already speaks our format: send its bytes, not a re-serialisation
     reply.code(status).headers({ ...safeResponseHeaders(response.headers), ...options.gatewayHeaders });

@@ -15,6 +15,8 @@ import type { UpstreamClient } from '../upstream/client.ts';
 import { guardrailDenied, inputText, resolveHooks, runHooks, withInputText, type GuardrailHook, type HookResult, type SavedGuardrailLookup } from '../guardrails/hooks.ts';
 import type { SavedGuardrails } from '../guardrails/saved.ts';
 import type { CheckRegistry } from '../guardrails/registry.ts';
+import { cachePlan, type CachePlan, type CacheStatus } from '../cache/pipeline.ts';
+import type { CachedAnswer, ResponseCache } from '../cache/response-cache.ts';
 import { parseConfig } from './config-schema.ts';
 import { nextAttempt, plan, type Attempt, type AttemptFailure } from './planner.ts';
 import { isRetryableStatus, retryDelayMs } from './retry.ts';
@@ -26,10 +28,18 @@ export interface ExecuteDeps extends TargetDeps {
   checks?: CheckRegistry;
   /** saved guardrails by id or slug (configs may name them) */
   savedGuardrails?: SavedGuardrails;
+  /** the response cache; configs with `cache` use it */
+  responses?: ResponseCache;
 }
 
 export interface Execution {
-  attempt: UpstreamAttempt;
+  /** the upstream answer; undefined when the answer came from the cache */
+  attempt: UpstreamAttempt | undefined;
+  /** a cached answer (cacheStatus HIT) */
+  cached?: CachedAnswer;
+  /** where to store this answer, when the target caches */
+  cache?: CachePlan;
+  cacheStatus: CacheStatus;
   adapter: ProviderAdapter;
   target: ProviderTarget;
   call: InferenceCall;
@@ -109,7 +119,7 @@ async function guard(call: InferenceCall, attempt: Attempt, headers: GatewayHead
 async function single(base: InferenceCall, headers: GatewayHeaders, io: Io, deps: ExecuteDeps): Promise<Execution> {
   const { adapter, target } = await resolveTarget(headers, base.route, deps);
   const attempt = await callUpstream(deps.upstream, adapter, target, base, { headers, ...io, allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}) });
-  return { attempt, adapter, target, call: base, optionPath: undefined, retries: 0, timeoutMs: headers.requestTimeoutMs, guardrails: NO_GUARDRAILS };
+  return { attempt, adapter, target, call: base, optionPath: undefined, retries: 0, timeoutMs: headers.requestTimeoutMs, guardrails: NO_GUARDRAILS, cacheStatus: 'DISABLED' };
 }
 
 export async function execute(base: InferenceCall, headers: GatewayHeaders, io: Io, deps: ExecuteDeps): Promise<Execution> {
@@ -129,6 +139,13 @@ export async function execute(base: InferenceCall, headers: GatewayHeaders, io: 
     const attemptHeaders = headersFor(headers, attempt);
     const { call, guardrails } = await guard(callFor(base, attempt), attempt, headers, io, deps);
     const { adapter, target } = await resolveTarget(attemptHeaders, call.route, deps);
+    const cache = deps.responses ? cachePlan(attempt.target.cache, call, adapter.name, headers) : undefined;
+    const common = { adapter, target, call, optionPath: attempt.path, timeoutMs: attemptHeaders.requestTimeoutMs, guardrails };
+    if (cache && cache.status === 'MISS') {
+      const cached = await deps.responses!.get(cache.key);
+      if (cached) return { ...common, attempt: undefined, cached, retries: 0, cacheStatus: 'HIT' };
+    }
+    const cacheFields = cache ? { cache, cacheStatus: cache.status } : { cacheStatus: 'DISABLED' as const };
     const retry = attempt.target.retry ?? { attempts: 0, onStatusCodes: undefined, useRetryAfterHeader: false };
     let answer: UpstreamAttempt | undefined;
     let failure: unknown;
@@ -156,12 +173,13 @@ export async function execute(base: InferenceCall, headers: GatewayHeaders, io: 
     }
     const status = answer?.response.statusCode;
     if (answer && status !== undefined && status < 300) {
-      return { attempt: answer, adapter, target, call, optionPath: attempt.path, retries, timeoutMs: attemptHeaders.requestTimeoutMs, guardrails };
+      return { ...common, ...cacheFields, attempt: answer, retries };
     }
     const reason: AttemptFailure = status ?? 'network';
     const next = nextAttempt(planned, index, reason);
     if (next === undefined) {
-      if (answer) return { attempt: answer, adapter, target, call, optionPath: attempt.path, retries, timeoutMs: attemptHeaders.requestTimeoutMs, guardrails };
+      // an error answer is never stored
+      if (answer) return { ...common, attempt: answer, retries, cacheStatus: cacheFields.cacheStatus };
       throw failure;
     }
     answer?.done();

@@ -1,0 +1,57 @@
+/**
+ * The response cache in the request pipeline. A target whose config sets `cache` is looked up by the exact
+ * normalised request before any provider call (`x-gateway-cache-force-refresh: true` skips the lookup and stores
+ * the new answer); a 2xx answer is stored for `max_age` seconds (default one day). Streaming and non-streaming
+ * requests share entries: a stored answer is replayed as a stream when the request streams. Errors are never
+ * stored. `semantic` mode looks up the exact match (the semantic index is not wired in yet: docs/routing.md).
+ */
+import type { GatewayHeaders } from '../core/context.ts';
+import type { InferenceCall, RouteKind } from '../providers/contract.ts';
+import type { PlannedCache } from '../routing/target-settings.ts';
+import { assembleFromStream } from './assemble.ts';
+import { cacheKey } from './cache-key.ts';
+import type { ResponseCache } from './response-cache.ts';
+
+export const DEFAULT_CACHE_MAX_AGE_SECONDS = 86_400;
+const CACHEABLE: ReadonlySet<RouteKind> = new Set<RouteKind>(['chat', 'completions', 'embeddings']);
+
+export type CacheStatus = 'HIT' | 'SEMANTIC HIT' | 'MISS' | 'REFRESH' | 'DISABLED';
+
+export interface CachePlan {
+  key: string;
+  maxAgeSeconds: number;
+  status: 'MISS' | 'REFRESH';
+}
+
+export function cachePlan(cache: PlannedCache | undefined, call: InferenceCall, provider: string, headers: GatewayHeaders): CachePlan | undefined {
+  if (!cache || !CACHEABLE.has(call.route)) return undefined;
+  return {
+    key: cacheKey({ provider, route: call.route, body: call.body, namespace: headers.cacheNamespace }),
+    maxAgeSeconds: cache.maxAgeSeconds ?? DEFAULT_CACHE_MAX_AGE_SECONDS,
+    status: headers.cacheForceRefresh ? 'REFRESH' : 'MISS',
+  };
+}
+
+export function isStreaming(call: InferenceCall): boolean {
+  return typeof call.body === 'object' && call.body !== null && (call.body as { stream?: unknown }).stream === true;
+}
+
+export interface StoreAnswer {
+  json(status: number, body: string): void;
+  stream(chunks: readonly unknown[]): void;
+}
+
+/** Writes an answer to the cache off the response path; a failure to store never fails the request. */
+export function storer(cache: ResponseCache, plan: CachePlan, onError: (error: unknown) => void): StoreAnswer {
+  const put = (status: number, body: string) => {
+    cache.set(plan.key, { status, contentType: 'application/json', body }, plan.maxAgeSeconds).catch(onError);
+  };
+  return {
+    json: put,
+    stream: (chunks) => {
+      // a stream that ended early or with an error assembles to nothing: nothing is stored
+      const answer = assembleFromStream(chunks);
+      if (answer) put(200, JSON.stringify(answer));
+    },
+  };
+}
