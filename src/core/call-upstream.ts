@@ -11,6 +11,10 @@ import type { InferenceCall, ProviderAdapter, ProviderTarget, UpstreamRequest } 
 import type { UpstreamClient } from '../upstream/client.ts';
 import { CUSTOM_HOST_BLOCKED_CODE, type Allowlist, type LookupAll } from '../upstream/ssrf-guard.ts';
 
+// Abort reasons are allocated once: an Error per request would capture a stack trace on the hot path.
+const CLIENT_GONE = new Error('client disconnected');
+const ABANDONED = new Error('upstream answer abandoned');
+
 /** Never forwarded, even when named in x-gateway-forward-headers. */
 const NEVER_FORWARD = new Set([
   'x-gateway-api-key',
@@ -29,8 +33,11 @@ const NEVER_FORWARD = new Set([
 export interface UpstreamAttempt {
   request: UpstreamRequest;
   response: Dispatcher.ResponseData;
-  /** aborts the upstream call if still running and clears the timer */
-  done(): void;
+  /**
+   * ends the attempt: clears the timer and listeners and, unless `completed` (the body was read to its end),
+   * aborts the upstream call. Only the first call counts.
+   */
+  done(completed?: boolean): void;
   /** true once the request timeout fired */
   timedOut(): boolean;
 }
@@ -67,14 +74,17 @@ export async function callUpstream(
           timedOut = true;
           controller.abort(requestTimeout(timeoutMs));
         }, timeoutMs);
-  const onClientGone = () => controller.abort(new Error('client disconnected'));
+  const onClientGone = () => controller.abort(CLIENT_GONE);
   if (options.clientSignal.aborted) onClientGone();
   else options.clientSignal.addEventListener('abort', onClientGone, { once: true });
 
-  const done = () => {
+  let settled = false;
+  const done = (completed = false) => {
+    if (settled) return;
+    settled = true;
     if (timer) clearTimeout(timer);
     options.clientSignal.removeEventListener('abort', onClientGone);
-    if (!controller.signal.aborted) controller.abort(new Error('upstream call finished'));
+    if (!completed && !controller.signal.aborted) controller.abort(ABANDONED);
   };
 
   try {

@@ -41,7 +41,7 @@ function failureOf(error: unknown, attempt: UpstreamAttempt, options: StreamOpti
 function open(reply: FastifyReply, attempt: UpstreamAttempt, headers: Record<string, string | string[]>): ServerResponse {
   reply.hijack();
   const raw = reply.raw;
-  raw.on('close', attempt.done);
+  raw.on('close', () => attempt.done());
   // headers leave with the first chunk (one write, not two); providers send their first event at once
   raw.writeHead(attempt.response.statusCode, headers);
   return raw;
@@ -51,6 +51,7 @@ export async function relayStream(reply: FastifyReply, attempt: UpstreamAttempt,
   const { response } = attempt;
   const raw = open(reply, attempt, { ...safeResponseHeaders(response.headers), 'cache-control': 'no-cache', ...options.gatewayHeaders });
   let tail = '';
+  let completed = false;
   try {
     for await (const chunk of response.body) {
       if (raw.destroyed) break;
@@ -58,11 +59,12 @@ export async function relayStream(reply: FastifyReply, attempt: UpstreamAttempt,
       if (ensureDone) tail = (tail + buffer.toString('latin1', Math.max(0, buffer.length - 64))).slice(-64);
       if (!raw.write(buffer)) await waitForDrain(raw);
     }
+    completed = !raw.destroyed;
     if (ensureDone && !raw.destroyed && !tail.includes('[DONE]')) raw.write('data: [DONE]\n\n');
   } catch (error) {
     if (!raw.destroyed) raw.write(`data: ${JSON.stringify(failureOf(error, attempt, options).toBody())}\n\n`);
   } finally {
-    attempt.done();
+    attempt.done(completed);
     raw.end();
   }
 }
@@ -80,6 +82,7 @@ export async function translateStream(
     ...options.gatewayHeaders,
   });
   const framer = createFramer(framing);
+  let completed = false;
   const write = async (chunks: unknown[]) => {
     for (const chunk of chunks) {
       if (raw.destroyed) return;
@@ -93,12 +96,13 @@ export async function translateStream(
     }
     for (const event of framer.end()) await write(decoder.push(event));
     await write(decoder.end());
+    completed = !raw.destroyed;
     const stop = options.beforeDone ? await options.beforeDone() : undefined;
     if (!raw.destroyed) raw.write(stop ? `data: ${JSON.stringify(stop.toBody())}\n\n` : 'data: [DONE]\n\n');
   } catch (error) {
     if (!raw.destroyed) raw.write(`data: ${JSON.stringify(failureOf(error, attempt, options).toBody())}\n\n`);
   } finally {
-    attempt.done();
+    attempt.done(completed);
     raw.end();
   }
 }

@@ -50,7 +50,7 @@ export async function renderUpstream(reply: FastifyReply, attempt: UpstreamAttem
     const length = response.headers['content-length'];
     if (typeof length === 'string') headers['content-length'] = length;
     reply.code(status).headers({ ...headers, ...options.gatewayHeaders });
-    response.body.once('end', attempt.done).once('error', attempt.done).once('close', attempt.done);
+    response.body.once('end', () => attempt.done(true)).once('error', () => attempt.done()).once('close', () => attempt.done());
     return reply.send(response.body);
   }
 
@@ -82,12 +82,12 @@ export async function renderUpstream(reply: FastifyReply, attempt: UpstreamAttem
   let text: string;
   try {
     text = await response.body.text();
+    attempt.done(true);
   } catch (error) {
+    attempt.done();
     throw attempt.timedOut() && options.timeoutMs !== undefined
       ? requestTimeout(options.timeoutMs)
       : badGateway(`Reading the answer of "${target.provider}" failed: ${(error as Error).message}`);
-  } finally {
-    attempt.done();
   }
   let json: unknown;
   try {
