@@ -6,7 +6,7 @@
  */
 import { invalidParam } from '../../core/errors.ts';
 import type { EmbeddingResponse } from '../../core/openai-types.ts';
-import { dropped, isRecord, isSet, numberOf, recordOf, type JsonRecord } from './shape.ts';
+import { dropped, isRecord, isSet, numberOf, recordOf, type JsonRecord } from '../shared/json.ts';
 
 const MAPPED = new Set(['model', 'input', 'encoding_format', 'dimensions', 'input_type', 'strict_reference_compliance']);
 const COHERE_NATIVE = new Set(['truncate', 'max_tokens', 'priority']);

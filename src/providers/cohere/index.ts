@@ -9,7 +9,7 @@ import { parseCohereError } from './errors.ts';
 import { toCohereRerank, toRerankResponse } from './rerank.ts';
 import { toCohereChat } from './request.ts';
 import { toChatCompletion } from './response.ts';
-import { recordOf } from './shape.ts';
+import { recordOf } from '../shared/json.ts';
 import { createCohereStreamDecoder } from './stream.ts';
 
 export interface CohereAdapterOptions {

@@ -2,7 +2,7 @@
  * OpenAI chat messages -> Cohere v2 chat messages (https://docs.cohere.com/reference/chat, `messages`).
  * Cohere has four roles: system, user, assistant (with `tool_calls` and `tool_plan`) and tool (with `tool_call_id`).
  */
-import { dropped, isRecord, isSet, stringOf, type JsonRecord } from './shape.ts';
+import { dropped, isRecord, isSet, stringOf, type JsonRecord } from '../shared/json.ts';
 
 type CohereContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: JsonRecord } | { type: 'thinking'; thinking: string };
 

@@ -4,7 +4,7 @@
  * (documents, citation_options, safety_mode, k, strict_tools, priority) pass through as the client sent them.
  */
 import { toCohereMessages } from './messages.ts';
-import { dropped, isRecord, isSet, numberOf, type JsonRecord } from './shape.ts';
+import { dropped, isRecord, isSet, numberOf, type JsonRecord } from '../shared/json.ts';
 
 /** OpenAI fields mapped below; anything else not in COHERE_NATIVE is dropped with a warning. */
 const MAPPED = new Set([

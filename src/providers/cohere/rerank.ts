@@ -3,7 +3,7 @@
  * Cohere v2 takes documents as strings and never returns them: `return_documents` is answered from the request.
  */
 import type { RerankResponse } from '../../core/openai-types.ts';
-import { dropped, isRecord, isSet, numberOf, recordOf, type JsonRecord } from './shape.ts';
+import { dropped, isRecord, isSet, numberOf, recordOf, type JsonRecord } from '../shared/json.ts';
 
 const MAPPED = new Set(['model', 'query', 'documents', 'top_n', 'return_documents', 'strict_reference_compliance']);
 /** max_chunks_per_doc was a v2 field before max_tokens_per_doc; sent only when the client gives it */

@@ -4,7 +4,7 @@
  * prompt template). The OpenAI usage reports tokens, so `tokens` wins when present.
  */
 import type { ChatCompletion, ContentBlock, FinishReason, ToolCall, Usage } from '../../core/openai-types.ts';
-import { isRecord, numberOf, recordOf, stringOf } from './shape.ts';
+import { isRecord, numberOf, recordOf, stringOf } from '../shared/json.ts';
 
 const FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
   COMPLETE: 'stop',

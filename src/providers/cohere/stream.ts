@@ -9,7 +9,7 @@ import type { ChatCompletionChunk } from '../../core/openai-types.ts';
 import { badGateway } from '../../core/errors.ts';
 import type { StreamDecoder, StreamEvent } from '../contract.ts';
 import { cohereUsage, finishReason, type ChatContext } from './response.ts';
-import { isRecord, numberOf, recordOf, stringOf, type JsonRecord } from './shape.ts';
+import { isRecord, numberOf, recordOf, stringOf, type JsonRecord } from '../shared/json.ts';
 
 type Choice = ChatCompletionChunk['choices'][number];
 type Delta = Choice['delta'];

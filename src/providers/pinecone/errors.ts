@@ -3,7 +3,7 @@
  * (https://docs.pinecone.io/reference/api/errors). The message and the code are kept in the OpenAI error shape.
  */
 import type { ErrorParser } from '../contract.ts';
-import { isRecord } from './shape.ts';
+import { isRecord } from '../shared/json.ts';
 
 export const parsePineconeError: ErrorParser = (_status, body) => {
   const error = isRecord(body) ? body.error : undefined;

@@ -3,7 +3,7 @@
  * Documents are objects ({ text } for a plain string; the client's objects keep every field, so `rank_fields`
  * can name them). `truncation` becomes the model parameter `truncate` (END or NONE).
  */
-import { dropped, isRecord, isSet, numberOf, recordOf, type JsonRecord } from './shape.ts';
+import { dropped, isRecord, isSet, numberOf, recordOf, type JsonRecord } from '../shared/json.ts';
 
 const MAPPED = new Set([
   'model', 'query', 'documents', 'top_n', 'return_documents', 'rank_fields', 'parameters', 'truncation', 'strict_reference_compliance',

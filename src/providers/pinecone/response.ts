@@ -4,7 +4,7 @@
  * rerank units are reported as search units. A returned document keeps all its fields (text and the rank fields).
  */
 import type { RerankResponse } from '../../core/openai-types.ts';
-import { isRecord, numberOf, recordOf } from './shape.ts';
+import { isRecord, numberOf, recordOf } from '../shared/json.ts';
 
 export function toRerankResponse(json: unknown, request: unknown, provider: string): RerankResponse {
   if (!isRecord(json) || !Array.isArray(json.data)) throw new Error('rerank answer has no data array');

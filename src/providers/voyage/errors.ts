@@ -3,7 +3,7 @@
  * or for a malformed body `{ "detail": [{ "loc": [...], "msg": "...", "type": "..." }] }`. The message is kept.
  */
 import type { ErrorParser } from '../contract.ts';
-import { isRecord } from './shape.ts';
+import { isRecord } from '../shared/json.ts';
 
 export const parseVoyageError: ErrorParser = (_status, body) => {
   if (!isRecord(body)) return undefined;

@@ -5,7 +5,7 @@
  * other settings Voyage cannot honour are dropped with a warning.
  */
 import { invalidParam } from '../../core/errors.ts';
-import { dropped, isRecord, isSet, numberOf, recordOf, type JsonRecord } from './shape.ts';
+import { dropped, isRecord, isSet, numberOf, recordOf, type JsonRecord } from '../shared/json.ts';
 
 export interface VoyageBody {
   body: JsonRecord;

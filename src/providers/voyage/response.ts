@@ -7,7 +7,7 @@
  */
 import type { EmbeddingResponse, RerankResponse } from '../../core/openai-types.ts';
 import { documentText } from './request.ts';
-import { isRecord, numberOf, recordOf } from './shape.ts';
+import { isRecord, numberOf, recordOf } from '../shared/json.ts';
 
 export function toEmbeddingList(json: unknown, request: unknown, provider: string): EmbeddingResponse | Omit<EmbeddingResponse, 'usage'> {
   if (!isRecord(json) || !Array.isArray(json.data)) throw new Error('embeddings answer has no data array');

@@ -1,4 +1,4 @@
-/** Narrowing helpers for the untyped JSON this adapter reads (client bodies and Voyage answers). */
+/** Narrowing helpers for the untyped JSON adapters read (client bodies, provider answers), shared by the adapters. */
 
 export type JsonRecord = Record<string, unknown>;
 
@@ -8,6 +8,10 @@ export function isRecord(value: unknown): value is JsonRecord {
 
 export function recordOf(value: unknown): JsonRecord {
   return isRecord(value) ? value : {};
+}
+
+export function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }
 
 export function numberOf(value: unknown): number | undefined {
