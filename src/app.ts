@@ -20,6 +20,7 @@ import { registerBodyParsers } from './http/plugins/body-parsers.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
 import { registerInferenceRoutes } from './http/routes/inference.ts';
 import { registerModelsRoute } from './http/routes/models.ts';
+import { registerOpenApiRoute } from './http/routes/openapi.ts';
 import { registerOperationsRoutes } from './http/routes/operations.ts';
 import { registerProxyRoutes } from './http/routes/proxy.ts';
 
@@ -73,6 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.lookup ? { lookup: deps.lookup } : {}),
   };
   registerOperationsRoutes(app, deps);
+  registerOpenApiRoute(app);
   registerAdminRoutes(app, {
     database: deps.database,
     kv: deps.kv,
