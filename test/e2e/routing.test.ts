@@ -166,3 +166,12 @@ describe('loadbalance, conditional, nesting, credentials', () => {
     await assert.rejects(chat({ provider: 'openai', custom_host: 'http://169.254.169.254/latest' }), (error: unknown) => error instanceof OpenAI.APIError && error.status === 400);
   });
 });
+
+test('GET /models: a config with fetch_integrated_models answers the catalog; without it the provider is asked', async () => {
+  const since = upstream.requests.length;
+  const catalog = await client({ provider: 'openai', custom_host: upstream.baseUrl, fetch_integrated_models: true }).models.list();
+  assert.ok(catalog.data.length >= 50);
+  assert.equal(upstream.requests.length, since);
+  const proxied = await client({ provider: 'openai', custom_host: upstream.baseUrl }).models.list();
+  assert.deepEqual(proxied.data.map((model) => model.id), ['upstream-model-1']);
+});
