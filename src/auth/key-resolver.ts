@@ -13,7 +13,8 @@ import { userRoles } from '../storage/repositories/users.ts';
 import { hashApiKey } from './secrets.ts';
 
 export interface KeyResolver {
-  resolve(secret: string): Promise<Principal | null>;
+  /** synchronous on a cache hit, so the auth hook of every request costs no promise */
+  resolve(secret: string): Principal | null | Promise<Principal | null>;
   /** drop one key's entry (by hash) or, without an argument, all of them */
   invalidate(keyHash?: string): void;
 }
@@ -86,25 +87,29 @@ export function createKeyResolver(options: KeyResolverOptions): KeyResolver {
     return principal;
   }
 
+  async function resolveMiss(keyHash: string): Promise<Principal | null> {
+    let pending = inflight.get(keyHash);
+    if (!pending) {
+      const startedAt = generation;
+      const loading: Promise<Principal | null> = load(keyHash).finally(() => {
+        // invalidate() may have dropped this load and a newer one taken its place
+        if (inflight.get(keyHash) === loading) inflight.delete(keyHash);
+      });
+      pending = loading;
+      inflight.set(keyHash, pending);
+      const principal = await pending;
+      if (startedAt === generation) cache.set(keyHash, { principal }, { ttl: principal ? ttlMs : negativeTtlMs });
+      return usable(principal);
+    }
+    return usable(await pending);
+  }
+
   return {
-    async resolve(secret: string) {
+    resolve(secret: string) {
       const keyHash = hashApiKey(secret);
       const cached = cache.get(keyHash);
       if (cached) return usable(cached.principal);
-      let pending = inflight.get(keyHash);
-      if (!pending) {
-        const startedAt = generation;
-        const loading: Promise<Principal | null> = load(keyHash).finally(() => {
-          // invalidate() may have dropped this load and a newer one taken its place
-          if (inflight.get(keyHash) === loading) inflight.delete(keyHash);
-        });
-        pending = loading;
-        inflight.set(keyHash, pending);
-        const principal = await pending;
-        if (startedAt === generation) cache.set(keyHash, { principal }, { ttl: principal ? ttlMs : negativeTtlMs });
-        return usable(principal);
-      }
-      return usable(await pending);
+      return resolveMiss(keyHash);
     },
     invalidate(keyHash?: string) {
       generation += 1;

@@ -5,6 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { AbortLink } from './abort-link.ts';
 import type { GatewayHeaders } from './context.ts';
 import { GatewayError, badGateway, invalidParam, requestTimeout } from './errors.ts';
 import type { InferenceCall, ProviderAdapter, ProviderTarget, UpstreamRequest } from '../providers/contract.ts';
@@ -12,7 +13,6 @@ import type { UpstreamClient } from '../upstream/client.ts';
 import { CUSTOM_HOST_BLOCKED_CODE, type Allowlist, type LookupAll } from '../upstream/ssrf-guard.ts';
 
 // Abort reasons are allocated once: an Error per request would capture a stack trace on the hot path.
-const CLIENT_GONE = new Error('client disconnected');
 const ABANDONED = new Error('upstream answer abandoned');
 
 /** Never forwarded, even when named in x-gateway-forward-headers. */
@@ -59,12 +59,13 @@ export async function callUpstream(
   adapter: ProviderAdapter,
   target: ProviderTarget,
   call: InferenceCall,
-  options: { headers: GatewayHeaders; clientHeaders: IncomingHttpHeaders; clientSignal: AbortSignal; allowlist: Allowlist; lookup?: LookupAll },
+  options: { headers: GatewayHeaders; clientHeaders: IncomingHttpHeaders; clientGone: AbortLink; allowlist: Allowlist; lookup?: LookupAll },
 ): Promise<UpstreamAttempt> {
   let request = adapter.buildRequest(call, target);
-  Object.assign(request.headers, forwardedHeaders(options.headers, options.clientHeaders));
+  if (options.headers.forwardHeaders.length > 0) Object.assign(request.headers, forwardedHeaders(options.headers, options.clientHeaders));
 
-  const controller = new AbortController();
+  // aborted by the timeout, the client leaving (linked below) or done() on an unread answer
+  const abort = new AbortLink();
   let timedOut = false;
   const timeoutMs = options.headers.requestTimeoutMs;
   const timer =
@@ -72,27 +73,26 @@ export async function callUpstream(
       ? undefined
       : setTimeout(() => {
           timedOut = true;
-          controller.abort(requestTimeout(timeoutMs));
+          abort.abort(requestTimeout(timeoutMs));
         }, timeoutMs);
-  const onClientGone = () => controller.abort(CLIENT_GONE);
-  if (options.clientSignal.aborted) onClientGone();
-  else options.clientSignal.addEventListener('abort', onClientGone, { once: true });
+  const clientGone = options.clientGone;
+  clientGone.link(abort);
 
   let settled = false;
   const done = (completed = false) => {
     if (settled) return;
     settled = true;
     if (timer) clearTimeout(timer);
-    options.clientSignal.removeEventListener('abort', onClientGone);
-    if (!completed && !controller.signal.aborted) controller.abort(ABANDONED);
+    clientGone.unlink(abort);
+    if (!completed && !abort.aborted) abort.abort(ABANDONED);
   };
 
   try {
     if (adapter.prepare) {
-      const context = { allowlist: options.allowlist, signal: controller.signal, ...(options.lookup ? { lookup: options.lookup } : {}) };
+      const context = { allowlist: options.allowlist, signal: abort.signal, ...(options.lookup ? { lookup: options.lookup } : {}) };
       request = await adapter.prepare(request, target, context);
     }
-    const response = await client.send(request, { customHost: target.customHost, signal: controller.signal });
+    const response = await client.send(request, { customHost: target.customHost, signal: abort });
     return { request, response, done, timedOut: () => timedOut };
   } catch (error) {
     done();

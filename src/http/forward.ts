@@ -4,6 +4,7 @@
  * request log slot in here as their issues land.)
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AbortLink } from '../core/abort-link.ts';
 import type { GatewayHeaders } from '../core/context.ts';
 import type { TargetDeps } from '../core/resolve-target.ts';
 import type { CheckRegistry } from '../guardrails/registry.ts';
@@ -16,6 +17,9 @@ import type { InferenceCall, RouteKind } from '../providers/contract.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { parseGatewayHeaders } from './parse-gateway-headers.ts';
 import { renderUpstream } from './render-upstream.ts';
+
+// allocated once: an Error per disconnect would capture a stack trace
+const CLIENT_GONE = new Error('client disconnected');
 
 export interface ForwardDeps extends TargetDeps {
   upstream: UpstreamClient;
@@ -59,11 +63,11 @@ function inferenceCall(request: FastifyRequest, route: RouteKind, path = ''): In
 
 export async function forward(request: FastifyRequest, reply: FastifyReply, route: RouteKind, deps: ForwardDeps, path = ''): Promise<void> {
   const headers = gatewayHeadersOf(request, reply, deps);
-  const clientGone = new AbortController();
+  const clientGone = new AbortLink();
   reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) clientGone.abort();
+    if (!reply.raw.writableFinished) clientGone.abort(CLIENT_GONE);
   });
-  const execution = await execute(inferenceCall(request, route, path), headers, { clientHeaders: request.headers, clientSignal: clientGone.signal, principal: request.principal }, deps);
+  const execution = await execute(inferenceCall(request, route, path), headers, { clientHeaders: request.headers, clientGone, principal: request.principal }, deps);
   const { attempt, adapter } = execution;
   const gatewayHeaders: Record<string, string> = {
     'x-gateway-trace-id': headers.trace.traceId,

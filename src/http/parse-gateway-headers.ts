@@ -80,7 +80,8 @@ function parseBearer(headers: IncomingHttpHeaders): string | undefined {
 function parseCloud(headers: IncomingHttpHeaders): Record<string, string> {
   const cloud: Record<string, string> = {};
   for (const name of Object.keys(headers)) {
-    if (!CLOUD_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
+    // most headers are not x-gateway-*: one cheap test before the prefix list
+    if (!name.startsWith('x-gateway-') || !CLOUD_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
     const value = single(headers, name);
     if (value !== undefined) cloud[name.slice('x-gateway-'.length)] = value;
   }

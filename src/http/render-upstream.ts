@@ -49,7 +49,8 @@ export async function renderUpstream(reply: FastifyReply, attempt: UpstreamAttem
     const headers = safeResponseHeaders(response.headers);
     const length = response.headers['content-length'];
     if (typeof length === 'string') headers['content-length'] = length;
-    reply.code(status).headers({ ...headers, ...options.gatewayHeaders });
+    // two calls, not a merged copy: the later x-gateway-* values win just the same
+    reply.code(status).headers(headers).headers(options.gatewayHeaders);
     response.body.once('end', () => attempt.done(true)).once('error', () => attempt.done()).once('close', () => attempt.done());
     return reply.send(response.body);
   }
@@ -110,7 +111,7 @@ export async function renderUpstream(reply: FastifyReply, attempt: UpstreamAttem
   options.store?.json(status, converted === UNCHANGED ? text : JSON.stringify(converted));
   if (converted === UNCHANGED) {
     // the provider already speaks our format: send its bytes, not a re-serialisation
-    reply.code(status).headers({ ...safeResponseHeaders(response.headers), ...options.gatewayHeaders });
+    reply.code(status).headers(safeResponseHeaders(response.headers)).headers(options.gatewayHeaders);
     reply.header('content-type', 'application/json; charset=utf-8').send(text);
     return;
   }

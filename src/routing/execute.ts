@@ -7,6 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { callUpstream, type UpstreamAttempt } from '../core/call-upstream.ts';
+import type { AbortLink } from '../core/abort-link.ts';
 import type { GatewayHeaders, Principal } from '../core/context.ts';
 import { GatewayError, notImplemented } from '../core/errors.ts';
 import { resolveTarget, type TargetDeps } from '../core/resolve-target.ts';
@@ -54,7 +55,8 @@ export interface Execution {
 
 interface Io {
   clientHeaders: IncomingHttpHeaders;
-  clientSignal: AbortSignal;
+  /** aborts when the client disconnects */
+  clientGone: AbortLink;
   /** who is calling: saved guardrails are looked up in their organisation and workspace */
   principal?: Principal | undefined;
 }
@@ -108,7 +110,7 @@ async function guard(call: InferenceCall, attempt: Attempt, headers: GatewayHead
     input,
     { phase: 'input', requestType: call.route, model: typeof body.model === 'string' ? body.model : undefined, text: inputText(body), request: body, response: undefined, metadata: headers.metadata },
     deps.checks,
-    io.clientSignal,
+    io.clientGone.signal,
   );
   if (outcome.denied) throw guardrailDenied('input', outcome.results);
   if (outcome.redactedText === undefined) return { call, guardrails: { input: outcome.results, output } };
@@ -165,11 +167,11 @@ export async function execute(base: InferenceCall, headers: GatewayHeaders, io: 
       }
       const status = answer?.response.statusCode;
       const retryable = status === undefined || (status >= 300 && isRetryableStatus(retry, status));
-      if (!retryable || retries >= retry.attempts || io.clientSignal.aborted) break;
+      if (!retryable || retries >= retry.attempts || io.clientGone.aborted) break;
       const wait = retryDelayMs(retry, retries, answer?.response.headers, random, Date.now());
       answer?.done();
       retries += 1;
-      await sleep(wait, undefined, { signal: io.clientSignal }).catch(() => {});
+      await sleep(wait, undefined, { signal: io.clientGone.signal }).catch(() => {});
     }
     const status = answer?.response.statusCode;
     if (answer && status !== undefined && status < 300) {

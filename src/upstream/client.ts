@@ -4,12 +4,14 @@
  * time, so a name that re-resolves to a private address after the first check still cannot be reached.
  * Redirects are never followed: a 3xx goes back to the client as it came.
  */
+import type { EventEmitter } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from '../providers/contract.ts';
 import { guardedLookup, type Allowlist } from './ssrf-guard.ts';
 
 export interface UpstreamClient {
-  send(request: UpstreamRequest, options: { customHost: boolean; signal: AbortSignal }): Promise<Dispatcher.ResponseData>;
+  /** `signal` may be an EventEmitter that emits 'abort' (undici reads its `aborted` and `reason`) */
+  send(request: UpstreamRequest, options: { customHost: boolean; signal: AbortSignal | EventEmitter }): Promise<Dispatcher.ResponseData>;
   close(): Promise<void>;
 }
 

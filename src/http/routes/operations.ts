@@ -20,9 +20,11 @@ export function registerOperationsRoutes(app: FastifyInstance, deps: { database:
     return deps.metrics.registry.metrics();
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  // a callback hook: an async one would cost a promise per request for synchronous work
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     deps.metrics.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
     deps.metrics.duration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+    done();
   });
 }
