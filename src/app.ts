@@ -62,9 +62,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // guardrail checks: the webhook check honours the same SSRF allowlist as custom hosts
   const checkRegistry = createCheckRegistry({ allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}) });
   app.addHook('onClose', () => checkRegistry.close());
+  const savedGuardrails = await createSavedGuardrails(deps.database.db, deps.kv);
+  app.addHook('onClose', () => savedGuardrails.close());
   const forwardDeps = {
     checks: checkRegistry,
-    savedGuardrails: createSavedGuardrails(deps.database.db),
+    savedGuardrails,
     responses: createResponseCache({ kv: deps.kv }),
     registry: deps.registry,
     allowlist: deps.allowlist,

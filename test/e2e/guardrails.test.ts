@@ -101,4 +101,16 @@ test('a saved guardrail is named by its slug in a config; an unknown one is a 40
   const unknown = await chat({ ...target(), input_guardrails: ['pg-nope-000000'] }, 'hi');
   assert.equal(unknown.status, 400);
   assert.equal(unknown.json().error.param, 'config.input_guardrails[0]');
+
+  // an update applies to the next request: the in-process copy is dropped on change, not left to its TTL
+  const updated = await request(`${gateway.baseURL}/guardrails/${saved.slug}`, {
+    method: 'PUT',
+    headers: { 'x-gateway-api-key': gateway.adminKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ actions: { deny: false } }),
+  });
+  await updated.body.text();
+  assert.equal(updated.statusCode, 200);
+  const now = await chat({ ...target(), input_guardrails: [saved.slug] }, 'the secret is out');
+  assert.equal(now.status, 200);
+  assert.equal(now.headers['x-gateway-guardrails'], 'failed');
 });

@@ -1,4 +1,5 @@
 /** The Guardrails group (api-surface §3.14): POST|GET /guardrails, GET|PUT|DELETE /guardrails/{guardrailId} (id or slug). */
+import { announceGuardrailChange } from '../../../guardrails/saved.ts';
 import type { FastifyInstance } from 'fastify';
 import { canAccessWorkspace, isOrganisationAdmin } from '../../../auth/authorize.ts';
 import { invalidParam, notFound } from '../../../core/errors.ts';
@@ -76,12 +77,12 @@ export function registerGuardrailRoutes(app: FastifyInstance, deps: AdminDeps): 
     const idOrSlug = guardrailParam(ctx.request.params);
     const body = validateUpdateGuardrail(ctx.request.body);
     const row = await updateGuardrail(ctx.db, ctx.principal, idOrSlug, body, checks);
-    return { body: guardrailRefView(row), resourceId: row.id, workspaceId: row.workspaceId };
+    return { body: guardrailRefView(row), resourceId: row.id, workspaceId: row.workspaceId, afterCommit: () => announceGuardrailChange(deps.kv) };
   }));
 
   // 200 with no body (reference §0.3: guardrail delete is one of the exceptions to `{}`)
   app.delete('/v1/guardrails/:guardrailId', adminRoute(deps, { action: 'guardrails.delete', resourceType: RESOURCE, scope: 'guardrails.delete', mutation: true }, async (ctx) => {
     const row = await deleteGuardrail(ctx.db, ctx.principal, guardrailParam(ctx.request.params));
-    return { resourceId: row.id, workspaceId: row.workspaceId };
+    return { resourceId: row.id, workspaceId: row.workspaceId, afterCommit: () => announceGuardrailChange(deps.kv) };
   }));
 }
