@@ -4,6 +4,7 @@
  * Documents go inline as text (strings, or the `text` of an object); the answer is sorted by relevance, with each
  * result's original index and, when asked, the text of the document sent (Bedrock may leave documents out).
  */
+import { byRelevance, documentText } from '../shared/rerank.ts';
 import { invalidParam } from '../../core/errors.ts';
 import type { RerankResponse } from '../../core/openai-types.ts';
 import { modelArn } from './endpoints.ts';
@@ -46,12 +47,6 @@ export function buildRerankBody(input: unknown, region: string): { body: Json; w
   };
 }
 
-function documentText(document: unknown): string | undefined {
-  if (typeof document === 'string') return document;
-  if (isRecord(document) && typeof document.text === 'string') return document.text;
-  return undefined;
-}
-
 export function toRerankResponse(json: unknown, request: unknown, provider: string): RerankResponse {
   if (!isRecord(json) || !Array.isArray(json.results)) throw new Error('the rerank answer has no results array');
   const call = isRecord(request) ? request : {};
@@ -63,6 +58,6 @@ export function toRerankResponse(json: unknown, request: unknown, provider: stri
     const text = call.return_documents === true ? documentText(documents[result.index]) : undefined;
     return { index: result.index, relevance_score: result.relevanceScore, ...(text !== undefined ? { document: { text } } : {}) };
   });
-  results.sort((a, b) => b.relevance_score - a.relevance_score);
+  byRelevance(results);
   return { object: 'list', model: String(call.model ?? ''), provider, results };
 }

@@ -3,17 +3,12 @@
  * Cohere v2 takes documents as strings and never returns them: `return_documents` is answered from the request.
  */
 import type { RerankResponse } from '../../core/openai-types.ts';
+import { byRelevance, documentText } from '../shared/rerank.ts';
 import { dropped, isRecord, isSet, numberOf, recordOf, type JsonRecord } from '../shared/json.ts';
 
 const MAPPED = new Set(['model', 'query', 'documents', 'top_n', 'return_documents', 'strict_reference_compliance']);
 /** max_chunks_per_doc was a v2 field before max_tokens_per_doc; sent only when the client gives it */
 const COHERE_NATIVE = new Set(['max_tokens_per_doc', 'max_chunks_per_doc', 'priority']);
-
-/** A document's text: the string itself, or an object's `text`. */
-export function documentText(document: unknown): string {
-  if (typeof document === 'string') return document;
-  return isRecord(document) && typeof document.text === 'string' ? document.text : '';
-}
 
 export function toCohereRerank(request: unknown): { body: JsonRecord; warnings: string[] } {
   const input = recordOf(request);
@@ -48,7 +43,7 @@ export function toRerankResponse(json: unknown, request: unknown, provider: stri
       ...(input.return_documents === true ? { document: { text: documentText(documents[index]) } } : {}),
     };
   });
-  results.sort((a, b) => b.relevance_score - a.relevance_score);
+  byRelevance(results);
   const searchUnits = numberOf(recordOf(recordOf(json.meta).billed_units).search_units);
   return {
     object: 'list',

@@ -3,6 +3,7 @@
  * Together https://docs.together.ai/reference/rerank-1, vLLM /rerank) -> the gateway's rerank result:
  * { model, usage, results: [{ index, relevance_score, document?: { text } | string }] }
  */
+import { byRelevance } from '../shared/rerank.ts';
 import type { RerankResponse } from '../../core/openai-types.ts';
 import type { InferenceCall, ProviderTarget } from '../contract.ts';
 
@@ -30,7 +31,7 @@ export function normaliseRerank(json: unknown, call: InferenceCall, target: Prov
       ...(requested.return_documents === true && typeof text === 'string' ? { document: { text } } : {}),
     };
   });
-  results.sort((a, b) => b.relevance_score - a.relevance_score);
+  byRelevance(results);
   const usage = isRecord(json.usage) && typeof json.usage.total_tokens === 'number' ? { total_tokens: json.usage.total_tokens } : undefined;
   return {
     object: 'list',

@@ -3,6 +3,7 @@
  * { model, data: [{ index, score, document? }], usage: { rerank_units } }: `score` is the relevance score and
  * rerank units are reported as search units. A returned document keeps all its fields (text and the rank fields).
  */
+import { byRelevance } from '../shared/rerank.ts';
 import type { RerankResponse } from '../../core/openai-types.ts';
 import { isRecord, numberOf, recordOf } from '../shared/json.ts';
 
@@ -19,7 +20,7 @@ export function toRerankResponse(json: unknown, request: unknown, provider: stri
     const document = isRecord(result.document) ? result.document : typeof sent === 'string' ? { text: sent } : recordOf(sent);
     return { index, relevance_score: score, document: document as { text: string } };
   });
-  results.sort((a, b) => b.relevance_score - a.relevance_score);
+  byRelevance(results);
   const units = numberOf(recordOf(json.usage).rerank_units);
   return {
     object: 'list',

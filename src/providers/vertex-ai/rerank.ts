@@ -5,6 +5,7 @@
  * Each document becomes a record whose id is its position, so the answer maps back to the original index.
  * The answer is sorted by score already; it is sorted again so the order never depends on that.
  */
+import { byRelevance } from '../shared/rerank.ts';
 import { invalidParam } from '../../core/errors.ts';
 import type { RerankRequest, RerankResponse } from '../../core/openai-types.ts';
 import { isRecord } from '../google/index.ts';
@@ -46,6 +47,6 @@ export function fromRankAnswer(json: unknown, request: RerankRequest, provider: 
       ...(request.return_documents === true && text !== undefined ? { document: { text } } : {}),
     };
   });
-  results.sort((a, b) => b.relevance_score - a.relevance_score);
+  byRelevance(results);
   return { object: 'list', model: request.model, provider, results };
 }

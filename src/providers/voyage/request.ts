@@ -4,6 +4,7 @@
  * Voyage's own embedding fields (input_type, truncation, output_dtype) pass through as the client sent them;
  * other settings Voyage cannot honour are dropped with a warning.
  */
+import { documentText } from '../shared/rerank.ts';
 import { invalidParam } from '../../core/errors.ts';
 import { dropped, isRecord, isSet, numberOf, recordOf, type JsonRecord } from '../shared/json.ts';
 
@@ -36,11 +37,6 @@ export function toVoyageEmbeddings(request: unknown): VoyageBody {
 }
 
 const RERANK_MAPPED = new Set(['model', 'query', 'documents', 'top_n', 'return_documents', 'truncation', 'strict_reference_compliance']);
-
-export function documentText(document: unknown): string {
-  if (typeof document === 'string') return document;
-  return isRecord(document) && typeof document.text === 'string' ? document.text : '';
-}
 
 export function toVoyageRerank(request: unknown): VoyageBody {
   const input = recordOf(request);

@@ -6,7 +6,7 @@
  * model, usage: { total_tokens } }, already sorted by Voyage; sorted again so the order never depends on it.
  */
 import type { EmbeddingResponse, RerankResponse } from '../../core/openai-types.ts';
-import { documentText } from './request.ts';
+import { byRelevance, documentText } from '../shared/rerank.ts';
 import { isRecord, numberOf, recordOf } from '../shared/json.ts';
 
 export function toEmbeddingList(json: unknown, request: unknown, provider: string): EmbeddingResponse | Omit<EmbeddingResponse, 'usage'> {
@@ -37,7 +37,7 @@ export function toRerankResponse(json: unknown, request: unknown, provider: stri
     const text = typeof result.document === 'string' ? result.document : documentText(documents[index]);
     return { index, relevance_score: score, ...(input.return_documents === true ? { document: { text } } : {}) };
   });
-  results.sort((a, b) => b.relevance_score - a.relevance_score);
+  byRelevance(results);
   const tokens = numberOf(recordOf(json.usage).total_tokens);
   return {
     object: 'list',
