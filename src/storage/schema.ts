@@ -220,3 +220,106 @@ export const guardrails = pgTable(
     index('guardrails_org_workspace_idx').on(table.organisationId, table.workspaceId),
   ],
 );
+
+/**
+ * Saved configs (api-surface §3.1): a named routing config, referenced by id or slug in x-gateway-config. Every
+ * create or update writes a new row of config_versions; `current_version_id` is the one requests use. A null
+ * workspace_id is organisation-wide. DELETE archives; slugs are unique among the organisation's active configs.
+ */
+export const configs = pgTable(
+  'configs',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    /** null: organisation-wide */
+    workspaceId: uuid('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    /** the workspace's default config (api-surface: `isDefault` 0/1) */
+    isDefault: boolean('is_default').notNull().default(false),
+    /** active | archived */
+    status: text('status').notNull().default('active'),
+    currentVersionId: uuid('current_version_id'),
+    /** the acting user's id, or the API key's id when no user acted */
+    ownerId: text('owner_id').notNull(),
+    updatedBy: text('updated_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    uniqueIndex('configs_org_slug_active_unique').on(table.organisationId, table.slug).where(sql`${table.status} = 'active'`),
+    index('configs_org_workspace_idx').on(table.organisationId, table.workspaceId),
+  ],
+);
+
+/** Every version of a config, newest last; never changed once written. */
+export const configVersions = pgTable(
+  'config_versions',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    configId: uuid('config_id')
+      .notNull()
+      .references(() => configs.id, { onDelete: 'cascade' }),
+    /** the config object as validated by the routing config schema */
+    config: jsonb('config').$type<Record<string, unknown>>().notNull(),
+    name: text('name').notNull(),
+    status: text('status').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('config_versions_config_idx').on(table.configId, table.createdAt)],
+);
+
+/**
+ * The request log: one row per inference request, written off the request path in batches. Columns follow the
+ * reference's analytics row (api-surface §3.21 AnalyticsMetrics) where they exist now; bodies are not stored.
+ */
+export const requestLogs = pgTable(
+  'request_logs',
+  {
+    id: uuid('id').primaryKey(),
+    organisationId: uuid('organisation_id').notNull(),
+    workspaceId: uuid('workspace_id'),
+    apiKeyId: uuid('api_key_id'),
+    userId: uuid('user_id'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    traceId: text('trace_id').notNull(),
+    spanId: text('span_id'),
+    parentSpanId: text('parent_span_id'),
+    spanName: text('span_name'),
+    /** the route kind: chat, completions, embeddings, rerank, passthrough ... */
+    route: text('route').notNull(),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    provider: text('provider'),
+    model: text('model'),
+    status: integer('status').notNull(),
+    isSuccess: boolean('is_success').notNull(),
+    streamMode: boolean('stream_mode').notNull().default(false),
+    /** ms from the request's arrival to the answer's end */
+    responseTimeMs: integer('response_time_ms').notNull(),
+    /** HIT | SEMANTIC HIT | MISS | REFRESH | DISABLED */
+    cacheStatus: text('cache_status'),
+    retryCount: integer('retry_count').notNull().default(0),
+    /** the config path of the target that answered (x-gateway-last-used-option-index) */
+    lastUsedOptionIndex: text('last_used_option_index'),
+    /** the saved config used, when the request named one */
+    configId: uuid('config_id'),
+    configVersionId: uuid('config_version_id'),
+    promptTokens: integer('prompt_tokens'),
+    completionTokens: integer('completion_tokens'),
+    totalTokens: integer('total_tokens'),
+    /** x-gateway-metadata */
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    /** guardrail verdicts: { before_request_hooks: [...], after_request_hooks: [...] } */
+    hookResults: jsonb('hook_results').$type<Record<string, unknown> | null>(),
+    /** the error the client got, when the request failed: { message, type, code } */
+    error: jsonb('error').$type<Record<string, unknown> | null>(),
+  },
+  (table) => [
+    index('request_logs_org_time_idx').on(table.organisationId, table.createdAt),
+    index('request_logs_trace_idx').on(table.traceId),
+  ],
+);
