@@ -12,6 +12,8 @@ import { runChecks } from './run.ts';
 import type { CheckConfig, CheckContext, Verdict } from './types.ts';
 
 export const GUARDRAIL_DENIED_STATUS = 446;
+/** A failing hook without deny: the answer stands (a 2xx), but retry and fallback settings may name this status. */
+export const GUARDRAIL_FAILED_STATUS = 246;
 
 export interface GuardrailHook {
   id: string | undefined;

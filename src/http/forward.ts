@@ -90,7 +90,7 @@ export async function forward(request: FastifyRequest, reply: FastifyReply, rout
     timeoutMs: execution.timeoutMs,
     guardrails:
       input.length > 0 || output.length > 0
-        ? { input, output, registry: deps.checks, metadata: headers.metadata, signal: clientGone.signal }
+        ? { input, output, judged: execution.guardrails.judged, registry: deps.checks, metadata: headers.metadata, signal: clientGone.signal }
         : undefined,
   });
 }

@@ -11,11 +11,14 @@ import { guardrailDenied, outputText, runHooks, type GuardrailHook, type HookRes
 import type { CheckRegistry } from '../guardrails/registry.ts';
 import type { InferenceCall, ResponseTransform, StreamDecoder, StreamEvent } from '../providers/contract.ts';
 import { UNCHANGED } from '../providers/contract.ts';
+import type { JudgedAnswer } from '../routing/guard.ts';
 import type { RenderOptions } from './render-upstream.ts';
 
 export interface OutputGuardrails {
   input: HookResult[];
   output: GuardrailHook[];
+  /** the answer's text and verdicts when the executor already judged it (routing/guard.ts) */
+  judged?: JudgedAnswer | undefined;
   registry: CheckRegistry | undefined;
   metadata: Record<string, unknown>;
   signal: AbortSignal;
@@ -52,8 +55,12 @@ export async function sendGuarded(reply: FastifyReply, json: unknown, transform:
       throw badGateway(`Provider "${options.target.provider}" answered in an unexpected shape: ${(error as Error).message}`);
     }
   }
-  const outcome = await runOutputGuardrails(guardrails, options.call, answer);
-  if (outcome.denied) throw guardrailDenied('output', outcome.results);
+  const outcome = guardrails.judged?.outcome ?? (await runOutputGuardrails(guardrails, options.call, answer));
+  if (outcome.denied) {
+    // the error renderer keeps these: a denied answer still says which target and how many retries
+    reply.headers(options.gatewayHeaders);
+    throw guardrailDenied('output', outcome.results);
+  }
   const passed = guardrails.input.every((result) => result.verdict) && outcome.passed;
   const body = typeof answer === 'object' && answer !== null && !Array.isArray(answer)
     ? { ...(answer as Record<string, unknown>), hook_results: { before_request_hooks: guardrails.input, after_request_hooks: outcome.results } }

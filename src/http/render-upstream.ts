@@ -81,8 +81,10 @@ export async function renderUpstream(reply: FastifyReply, attempt: UpstreamAttem
 
   // Built-in routes read the whole (small) answer: it must be JSON, and its usage is what the request log needs.
   let text: string;
+  const judged = options.guardrails?.judged;
   try {
-    text = await response.body.text();
+    // the executor may have read and judged the answer already (output guardrails that retry or fall back)
+    text = judged ? judged.text : await response.body.text();
     attempt.done(true);
   } catch (error) {
     attempt.done();

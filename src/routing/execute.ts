@@ -13,13 +13,14 @@ import { GatewayError, notImplemented } from '../core/errors.ts';
 import { resolveTarget, type TargetDeps } from '../core/resolve-target.ts';
 import type { InferenceCall, ProviderAdapter, ProviderTarget } from '../providers/contract.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
-import { guardrailDenied, inputText, resolveHooks, runHooks, withInputText, type GuardrailHook, type HookResult, type SavedGuardrailLookup } from '../guardrails/hooks.ts';
+import { guardrailDenied, GUARDRAIL_DENIED_STATUS, type GuardrailHook, type HookResult } from '../guardrails/hooks.ts';
 import type { SavedGuardrails } from '../guardrails/saved.ts';
 import type { CheckRegistry } from '../guardrails/registry.ts';
 import { cachePlan, type CachePlan, type CacheStatus } from '../cache/pipeline.ts';
 import type { CachedAnswer, ResponseCache } from '../cache/response-cache.ts';
 import { parseConfig } from './config-schema.ts';
-import { nextAttempt, plan, type Attempt, type AttemptFailure } from './planner.ts';
+import { guardInput, judgeAnswer, judgesOutput, type JudgedAnswer } from './guard.ts';
+import { nextAttempt, plan, type Attempt } from './planner.ts';
 import { isRetryableStatus, retryDelayMs } from './retry.ts';
 
 export interface ExecuteDeps extends TargetDeps {
@@ -49,8 +50,11 @@ export interface Execution {
   /** retries made on the target that answered */
   retries: number;
   timeoutMs: number | undefined;
-  /** verdicts of the input guardrails that ran, and the output guardrails still to run on the answer */
-  guardrails: { input: HookResult[]; output: GuardrailHook[] };
+  /**
+   * verdicts of the input guardrails that ran, and the output guardrails to run on the answer; `judged` when the
+   * executor already read and checked a non-streaming answer (the renderer then neither reads nor checks again)
+   */
+  guardrails: { input: HookResult[]; output: GuardrailHook[]; judged?: JudgedAnswer | undefined };
 }
 
 interface Io {
@@ -96,28 +100,6 @@ function callFor(base: InferenceCall, attempt: Attempt): InferenceCall {
 
 const NO_GUARDRAILS = { input: [], output: [] };
 
-/** Input guardrails of one attempt: a deny stops here, before any provider call; a redaction rewrites the body. */
-async function guard(call: InferenceCall, attempt: Attempt, headers: GatewayHeaders, io: Io, deps: ExecuteDeps) {
-  const principal = io.principal;
-  const lookup: SavedGuardrailLookup | undefined =
-    deps.savedGuardrails && principal ? (id) => deps.savedGuardrails!(principal.organisationId, principal.workspaceId, id) : undefined;
-  const input = await resolveHooks(attempt.target.inputGuardrails, `${attempt.path}.input_guardrails`, lookup);
-  const output = await resolveHooks(attempt.target.outputGuardrails, `${attempt.path}.output_guardrails`, lookup);
-  if (input.length === 0) return { call, guardrails: { input: [], output } };
-  if (!deps.checks) throw new Error('guardrails configured but no check registry was given');
-  const body = (typeof call.body === 'object' && call.body !== null ? call.body : {}) as Record<string, unknown>;
-  const outcome = await runHooks(
-    input,
-    { phase: 'input', requestType: call.route, model: typeof body.model === 'string' ? body.model : undefined, text: inputText(body), request: body, response: undefined, metadata: headers.metadata },
-    deps.checks,
-    io.clientGone.signal,
-  );
-  if (outcome.denied) throw guardrailDenied('input', outcome.results);
-  if (outcome.redactedText === undefined) return { call, guardrails: { input: outcome.results, output } };
-  const redacted = withInputText(body, outcome.redactedText);
-  return { call: { ...call, body: redacted, rawBody: Buffer.from(JSON.stringify(redacted)) }, guardrails: { input: outcome.results, output } };
-}
-
 async function single(base: InferenceCall, headers: GatewayHeaders, io: Io, deps: ExecuteDeps): Promise<Execution> {
   const { adapter, target } = await resolveTarget(headers, base.route, deps);
   const attempt = await callUpstream(deps.upstream, adapter, target, base, { headers, ...io, allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}) });
@@ -139,21 +121,38 @@ export async function execute(base: InferenceCall, headers: GatewayHeaders, io: 
       throw notImplemented('Virtual keys in configs are not available in this version yet.', 'virtual_key_not_supported');
     }
     const attemptHeaders = headersFor(headers, attempt);
-    const { call, guardrails } = await guard(callFor(base, attempt), attempt, headers, io, deps);
+    const guarded = await guardInput(
+      callFor(base, attempt),
+      { input: attempt.target.inputGuardrails, output: attempt.target.outputGuardrails, path: attempt.path, headers, principal: io.principal, clientGone: io.clientGone },
+      deps,
+    );
+    if (guarded.status !== 200) {
+      // an input verdict does not change on a retry: only a fallback can do something about it
+      const next = nextAttempt(planned, index, guarded.status);
+      if (next !== undefined) {
+        index = next;
+        continue;
+      }
+      if (guarded.status === GUARDRAIL_DENIED_STATUS) throw guardrailDenied('input', guarded.input);
+    }
+    const { call } = guarded;
     const { adapter, target } = await resolveTarget(attemptHeaders, call.route, deps);
     const cache = deps.responses ? cachePlan(attempt.target.cache, call, adapter.name, headers) : undefined;
-    const common = { adapter, target, call, optionPath: attempt.path, timeoutMs: attemptHeaders.requestTimeoutMs, guardrails };
+    const guardrails = { input: guarded.input, output: guarded.output };
+    const common = { adapter, target, call, optionPath: attempt.path, timeoutMs: attemptHeaders.requestTimeoutMs };
     if (cache && cache.status === 'MISS') {
       const cached = await deps.responses!.get(cache.key);
-      if (cached) return { ...common, attempt: undefined, cached, retries: 0, cacheStatus: 'HIT' };
+      if (cached) return { ...common, guardrails, attempt: undefined, cached, retries: 0, cacheStatus: 'HIT' };
     }
     const cacheFields = cache ? { cache, cacheStatus: cache.status } : { cacheStatus: 'DISABLED' as const };
     const retry = attempt.target.retry ?? { attempts: 0, onStatusCodes: undefined, useRetryAfterHeader: false };
     let answer: UpstreamAttempt | undefined;
+    let judged: JudgedAnswer | undefined;
     let failure: unknown;
     let retries = 0;
     for (;;) {
       answer = undefined;
+      judged = undefined;
       try {
         answer = await callUpstream(deps.upstream, adapter, target, call, {
           headers: attemptHeaders,
@@ -161,31 +160,39 @@ export async function execute(base: InferenceCall, headers: GatewayHeaders, io: 
           allowlist: deps.allowlist,
           ...(deps.lookup ? { lookup: deps.lookup } : {}),
         });
+        if (judgesOutput(guarded.output, call, answer)) {
+          judged = await judgeAnswer(answer, guarded.output, { ...common, metadata: headers.metadata, signal: io.clientGone.signal }, deps);
+        }
       } catch (error) {
+        // a timeout while the answer is read for its output guardrails is a failure like any other
+        answer?.done();
+        answer = undefined;
         if (!isNetworkFailure(error)) throw error;
         failure = error;
       }
-      const status = answer?.response.statusCode;
-      const retryable = status === undefined || (status >= 300 && isRetryableStatus(retry, status));
+      // a judged answer counts with its guardrail status (246, 446), so retry and fallback settings can name it
+      const guardrailStatus = judged && judged.status !== 200 ? judged.status : undefined;
+      const status = guardrailStatus ?? answer?.response.statusCode;
+      const retryable = status === undefined || ((status >= 300 || guardrailStatus !== undefined) && isRetryableStatus(retry, status));
       if (!retryable || retries >= retry.attempts || io.clientGone.aborted) break;
       const wait = retryDelayMs(retry, retries, answer?.response.headers, random, Date.now());
       answer?.done();
       retries += 1;
       await sleep(wait, undefined, { signal: io.clientGone.signal }).catch(() => {});
     }
-    const status = answer?.response.statusCode;
-    if (answer && status !== undefined && status < 300) {
-      return { ...common, ...cacheFields, attempt: answer, retries };
+    const guardrailStatus = judged && judged.status !== 200 ? judged.status : undefined;
+    const status = guardrailStatus ?? answer?.response.statusCode;
+    const chosen = { ...common, guardrails: { ...guardrails, judged }, retries };
+    const failed = status === undefined || status >= 300 || guardrailStatus !== undefined;
+    const next: number | undefined = failed ? nextAttempt(planned, index, status ?? 'network') : undefined;
+    if (next !== undefined) {
+      answer?.done();
+      index = next;
+      continue;
     }
-    const reason: AttemptFailure = status ?? 'network';
-    const next = nextAttempt(planned, index, reason);
-    if (next === undefined) {
-      // an error answer is never stored
-      if (answer) return { ...common, attempt: answer, retries, cacheStatus: cacheFields.cacheStatus };
-      throw failure;
-    }
-    answer?.done();
-    index = next;
+    // an error answer (or a denied one) is never stored; the renderer answers a denial with its verdicts
+    if (answer) return { ...chosen, attempt: answer, ...(status !== undefined && status < 300 ? cacheFields : { cacheStatus: cacheFields.cacheStatus }) };
+    throw failure;
   }
   throw new Error('unreachable: the plan always has an attempt');
 }
