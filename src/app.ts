@@ -4,6 +4,8 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AuthInvalidation } from './auth/invalidation.ts';
 import type { KvStore } from './kv/store.ts';
+import type { RequestLogWriter } from './logging/request-log.ts';
+import type { SecretCipher } from './secrets/cipher.ts';
 import type { Metrics } from './metrics/metrics.ts';
 import type { ProviderRegistry } from './providers/registry.ts';
 import type { Database } from './storage/database.ts';
@@ -12,12 +14,16 @@ import type { Allowlist, LookupAll } from './upstream/ssrf-guard.ts';
 import './http/types.ts';
 import { createCheckedHostCache } from './core/resolve-target.ts';
 import { createResponseCache } from './cache/response-cache.ts';
+import { createSemanticCaches } from './cache/semantic/semantic-caches.ts';
 import { createCheckRegistry } from './guardrails/registry.ts';
 import { createSavedGuardrails } from './guardrails/saved.ts';
+import { createSavedConfigs } from './routing/saved-configs.ts';
+import { createWorkspaceDefaults } from './routing/workspace-defaults.ts';
 import { registerAdminRoutes } from './http/admin/index.ts';
 import { registerAuth, type CredentialResolver } from './http/plugins/auth.ts';
 import { registerBodyParsers } from './http/plugins/body-parsers.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
+import { registerRequestLog } from './http/plugins/request-log.ts';
 import { registerInferenceRoutes } from './http/routes/inference.ts';
 import { registerModelsRoute } from './http/routes/models.ts';
 import { registerOpenApiRoute } from './http/routes/openapi.ts';
@@ -37,6 +43,10 @@ export interface AppDeps {
   upstream: UpstreamClient;
   allowlist: Allowlist;
   metrics: Metrics;
+  /** seals secrets at rest (GATEWAY_ENCRYPTION_KEY or the data dir's key) */
+  secrets: SecretCipher;
+  /** where each inference request's row goes (batched off the request path) */
+  requestLog: RequestLogWriter;
   logger?: Logger;
   lookup?: LookupAll;
   newTraceId?: () => string;
@@ -58,16 +68,34 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBodyParsers(app);
   registerErrorHandling(app);
   registerAuth(app, deps.credentials);
+  // after auth (a row needs the caller's organisation), before the routes it hooks onto
+  const clock = deps.now;
+  registerRequestLog(app, { writer: deps.requestLog, now: clock ? () => clock().getTime() : Date.now, newId: randomUUID });
 
   // guardrail checks: the webhook check honours the same SSRF allowlist as custom hosts
   const checkRegistry = createCheckRegistry({ allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}) });
   app.addHook('onClose', () => checkRegistry.close());
   const savedGuardrails = await createSavedGuardrails(deps.database.db, deps.kv);
   app.addHook('onClose', () => savedGuardrails.close());
+  // saved configs are checked against the same providers as x-gateway-config
+  const configRules = {
+    isKnownProvider: (name: string) => deps.registry.has(name),
+    servesEmbeddings: (name: string) => deps.registry.get(name)?.capabilities.routes.has('embeddings') === true,
+  };
+  const savedConfigs = await createSavedConfigs(deps.database.db, deps.kv, { parse: configRules, secrets: deps.secrets });
+  app.addHook('onClose', () => savedConfigs.close());
+  const workspaceDefaults = await createWorkspaceDefaults(deps.database.db, deps.kv);
+  app.addHook('onClose', () => workspaceDefaults.close());
+  // semantic cache indexes, kept in step across nodes over the kv store's pub/sub
+  const semantic = await createSemanticCaches({ kv: deps.kv, nodeId: randomUUID(), log: app.log });
+  app.addHook('onClose', () => semantic.close());
   const forwardDeps = {
     checks: checkRegistry,
     savedGuardrails,
+    savedConfigs,
+    workspaceDefaults,
     responses: createResponseCache({ kv: deps.kv }),
+    semantic,
     registry: deps.registry,
     allowlist: deps.allowlist,
     upstream: deps.upstream,
@@ -84,6 +112,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     headersToMask: deps.headersToMask,
     now: deps.now ?? (() => new Date()),
     checkRegistry,
+    configRules,
+    savedConfigs,
+    secrets: deps.secrets,
   });
   registerInferenceRoutes(app, forwardDeps);
   registerModelsRoute(app, forwardDeps);

@@ -14,9 +14,13 @@ import { bootstrap, type BootstrapResult } from './domain/bootstrap.ts';
 import { openKvStore } from './kv/index.ts';
 import type { KvStore } from './kv/store.ts';
 import { createMetrics } from './metrics/metrics.ts';
+import { createRequestLogWriter, type RequestLogWriter } from './logging/request-log.ts';
+import { insertRequestLogs } from './storage/repositories/request-logs.ts';
 import { createProviderRegistry } from './providers/registry.ts';
 import { openDatabase, type Database } from './storage/database.ts';
 import { migrate } from './storage/migrate.ts';
+import { createSecretCipher } from './secrets/cipher.ts';
+import { loadEncryptionKey, type EncryptionKey } from './secrets/encryption-key.ts';
 import { createUpstreamClient } from './upstream/client.ts';
 import { parseAllowlist, type LookupAll } from './upstream/ssrf-guard.ts';
 
@@ -25,6 +29,10 @@ export interface Gateway {
   database: Database;
   kv: KvStore;
   bootstrap: BootstrapResult;
+  /** where the key sealing secrets at rest came from (main.ts warns about a generated one on a shared database) */
+  encryptionKeySource: EncryptionKey['source'];
+  /** the request log's writer (tests call its flush() instead of waiting for a batch) */
+  requestLog: RequestLogWriter;
   close(): Promise<void>;
 }
 
@@ -44,6 +52,8 @@ export function createLogger(config: GatewayConfig): Logger {
 
 export async function createGateway(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<Gateway> {
   const allowlist = parseAllowlist(config.customHostAllowlist);
+  // before the database opens: a malformed key stops the start, it never half-starts
+  const encryptionKey = loadEncryptionKey(config.encryptionKey, config.dataDir);
   const database = await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDataDir ?? config.dataDir });
   try {
     await migrate(database.db);
@@ -54,16 +64,24 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
     const verifier = createJwtVerifier({ allowlist });
     const tokens = createJwtResolver({ db: database.db, verifier, envJwksUrl: config.jwksUrl });
     const invalidation = await createAuthInvalidation(kv, [keys, tokens]);
+    const metrics = createMetrics({ collectDefaults: overrides.collectDefaultMetrics ?? false });
+    const requestLog = createRequestLogWriter({
+      insert: (rows) => insertRequestLogs(database.db, rows),
+      logger: overrides.logger ?? pino({ level: 'silent' }),
+      dropped: metrics.requestLogDropped,
+    });
     const app = await buildApp({
       database,
       kv,
+      secrets: createSecretCipher(encryptionKey.key),
       credentials: (secret) => (looksLikeJwt(secret) ? tokens.resolve(secret) : keys.resolve(secret)),
       invalidation,
       headersToMask: config.headersToMask,
       registry: createProviderRegistry(),
       upstream,
       allowlist,
-      metrics: createMetrics({ collectDefaults: overrides.collectDefaultMetrics ?? false }),
+      metrics,
+      requestLog,
       ...(overrides.logger ? { logger: overrides.logger } : {}),
       ...(overrides.lookup ? { lookup: overrides.lookup } : {}),
     });
@@ -72,8 +90,12 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
       database,
       kv,
       bootstrap: started,
+      encryptionKeySource: encryptionKey.source,
+      requestLog,
       async close() {
         await app.close();
+        // every request has ended: its row is queued, and must reach the database before it closes
+        await requestLog.close();
         await invalidation.close();
         await verifier.close();
         await upstream.close();

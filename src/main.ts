@@ -13,6 +13,11 @@ if (gateway.bootstrap.generatedAdminKey) {
   );
 }
 
+if (config.databaseUrl && gateway.encryptionKeySource !== 'env') {
+  // every node reading this database must seal and open secrets with the same key
+  logger.warn({ dataDir: config.dataDir }, 'DATABASE_URL is set but GATEWAY_ENCRYPTION_KEY is not: secrets are sealed with this node\'s generated key; give every node the same GATEWAY_ENCRYPTION_KEY');
+}
+
 await gateway.app.listen({ port: config.port, host: config.host });
 logger.info({ port: config.port, host: config.host, database: gateway.database.kind, kv: gateway.kv.kind }, 'gateway listening');
 

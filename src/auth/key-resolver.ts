@@ -30,6 +30,13 @@ export interface KeyResolverOptions {
 
 type Entry = { principal: Principal | null };
 
+/** `defaults.config_id` and `allow_config_override` (default true) of a key, as the request path reads them. */
+function defaultConfigOf(defaults: Record<string, unknown> | null): Pick<Principal, 'defaultConfig'> {
+  const id = defaults?.config_id;
+  if (typeof id !== 'string' || id === '') return {};
+  return { defaultConfig: { id, allowOverride: defaults?.allow_config_override !== false } };
+}
+
 export function createKeyResolver(options: KeyResolverOptions): KeyResolver {
   const now = options.now ?? Date.now;
   const ttlMs = options.ttlMs ?? 30_000;
@@ -78,6 +85,7 @@ export function createKeyResolver(options: KeyResolverOptions): KeyResolver {
       workspaceRole,
       userId: row.userId,
       expiresAt,
+      ...defaultConfigOf(row.defaults),
     };
   }
 

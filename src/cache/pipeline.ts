@@ -3,7 +3,7 @@
  * normalised request before any provider call (`x-gateway-cache-force-refresh: true` skips the lookup and stores
  * the new answer); a 2xx answer is stored for `max_age` seconds (default one day). Streaming and non-streaming
  * requests share entries: a stored answer is replayed as a stream when the request streams. Errors are never
- * stored. `semantic` mode looks up the exact match (the semantic index is not wired in yet: docs/routing.md).
+ * stored. `semantic` mode adds a lookup by meaning after an exact miss (semantic-pipeline.ts).
  */
 import type { GatewayHeaders } from '../core/context.ts';
 import type { InferenceCall, RouteKind } from '../providers/contract.ts';
@@ -21,6 +21,8 @@ export interface CachePlan {
   key: string;
   maxAgeSeconds: number;
   status: 'MISS' | 'REFRESH';
+  /** called once the answer is stored under `key`: the semantic cache then records the prompt against it */
+  onStored?: () => void;
 }
 
 export function cachePlan(cache: PlannedCache | undefined, call: InferenceCall, provider: string, headers: GatewayHeaders): CachePlan | undefined {
@@ -44,7 +46,12 @@ export interface StoreAnswer {
 /** Writes an answer to the cache off the response path; a failure to store never fails the request. */
 export function storer(cache: ResponseCache, plan: CachePlan, onError: (error: unknown) => void): StoreAnswer {
   const put = (status: number, body: string) => {
-    cache.set(plan.key, { status, contentType: 'application/json', body }, plan.maxAgeSeconds).catch(onError);
+    cache
+      .set(plan.key, { status, contentType: 'application/json', body }, plan.maxAgeSeconds)
+      .then((outcome) => {
+        if (outcome === 'stored') plan.onStored?.();
+      })
+      .catch(onError);
   };
   return {
     json: put,

@@ -23,6 +23,8 @@ export interface Principal {
   workspaceRole: WorkspaceRole | null;
   userId: string | null;
   expiresAt: number | null;
+  /** an API key's `defaults.config_id`: the saved config its requests use when they name none */
+  defaultConfig?: { id: string; allowOverride: boolean } | undefined;
 }
 
 export interface TraceContext {

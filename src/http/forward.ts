@@ -11,7 +11,10 @@ import type { CheckRegistry } from '../guardrails/registry.ts';
 import type { SavedGuardrails } from '../guardrails/saved.ts';
 import { storer } from '../cache/pipeline.ts';
 import type { ResponseCache } from '../cache/response-cache.ts';
+import type { SemanticCaches } from '../cache/semantic/semantic-caches.ts';
 import { execute } from '../routing/execute.ts';
+import { noteExecution } from '../logging/request-record.ts';
+import type { SavedConfigs } from '../routing/saved-configs.ts';
 import { renderCached } from './render-cached.ts';
 import type { InferenceCall, RouteKind } from '../providers/contract.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
@@ -26,7 +29,10 @@ export interface ForwardDeps extends TargetDeps {
   newTraceId: () => string;
   checks?: CheckRegistry;
   savedGuardrails?: SavedGuardrails;
+  /** saved configs by id or slug (x-gateway-config), held in process */
+  savedConfigs?: SavedConfigs;
   responses?: ResponseCache;
+  semantic?: SemanticCaches;
 }
 
 /** Parses the x-gateway-* headers once per request and answers with the trace id from then on. */
@@ -68,6 +74,7 @@ export async function forward(request: FastifyRequest, reply: FastifyReply, rout
     if (!reply.raw.writableFinished) clientGone.abort(CLIENT_GONE);
   });
   const execution = await execute(inferenceCall(request, route, path), headers, { clientHeaders: request.headers, clientGone, principal: request.principal }, deps);
+  noteExecution(request.logRecord, execution);
   const { attempt, adapter } = execution;
   const gatewayHeaders: Record<string, string> = {
     'x-gateway-trace-id': headers.trace.traceId,
@@ -78,11 +85,14 @@ export async function forward(request: FastifyRequest, reply: FastifyReply, rout
   if (execution.optionPath !== undefined) gatewayHeaders['x-gateway-last-used-option-index'] = execution.optionPath;
   const { input, output } = execution.guardrails;
   if (input.length > 0) gatewayHeaders['x-gateway-guardrails'] = input.every((result) => result.verdict) ? 'passed' : 'failed';
+  const cacheWarnings = execution.cacheWarnings ?? [];
+  if (cacheWarnings.length > 0) gatewayHeaders['x-gateway-warnings'] = cacheWarnings.join('; ');
   if (!attempt) return renderCached(reply, execution.cached!, execution.call, gatewayHeaders);
-  if (attempt.request.warnings.length > 0) gatewayHeaders['x-gateway-warnings'] = attempt.request.warnings.join('; ');
+  if (attempt.request.warnings.length > 0) gatewayHeaders['x-gateway-warnings'] = [...attempt.request.warnings, ...cacheWarnings].join('; ');
   const store = execution.cache && deps.responses ? storer(deps.responses, execution.cache, (error) => request.log.warn({ err: error }, 'cache store failed')) : undefined;
   await renderUpstream(reply, attempt, {
     store,
+    record: request.logRecord,
     call: execution.call,
     target: execution.target,
     adapter,

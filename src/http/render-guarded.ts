@@ -13,6 +13,7 @@ import type { InferenceCall, ResponseTransform, StreamDecoder, StreamEvent } fro
 import { UNCHANGED } from '../providers/contract.ts';
 import type { JudgedAnswer } from '../routing/guard.ts';
 import type { RenderOptions } from './render-upstream.ts';
+import { noteAnswer, noteOutputVerdicts } from '../logging/request-record.ts';
 
 export interface OutputGuardrails {
   input: HookResult[];
@@ -56,6 +57,8 @@ export async function sendGuarded(reply: FastifyReply, json: unknown, transform:
     }
   }
   const outcome = guardrails.judged?.outcome ?? (await runOutputGuardrails(guardrails, options.call, answer));
+  noteAnswer(options.record, answer);
+  noteOutputVerdicts(options.record, outcome.results);
   if (outcome.denied) {
     // the error renderer keeps these: a denied answer still says which target and how many retries
     reply.headers(options.gatewayHeaders);

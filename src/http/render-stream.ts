@@ -11,6 +11,7 @@ import { GatewayError, badGateway, requestTimeout } from '../core/errors.ts';
 import type { StreamDecoder, StreamFraming } from '../providers/contract.ts';
 import { createFramer } from '../upstream/framing/index.ts';
 import { safeResponseHeaders } from './response-headers.ts';
+import { noteChunk, noteErrorBody, noteStreamed, noteStreamTail, type RequestRecord } from '../logging/request-record.ts';
 
 export interface StreamOptions {
   provider: string;
@@ -18,6 +19,8 @@ export interface StreamOptions {
   timeoutMs: number | undefined;
   /** runs after the last chunk, before `data: [DONE]`; an error it returns ends the stream instead (guardrails) */
   beforeDone?: () => Promise<GatewayError | undefined>;
+  /** the request log's record: the stream's usage and any error event written are noted in it */
+  record?: RequestRecord | undefined;
 }
 
 function waitForDrain(raw: ServerResponse): Promise<void> {
@@ -38,7 +41,8 @@ function failureOf(error: unknown, attempt: UpstreamAttempt, options: StreamOpti
   return badGateway(`The stream from "${options.provider}" broke: ${(error as Error).message}`, 'stream_interrupted');
 }
 
-function open(reply: FastifyReply, attempt: UpstreamAttempt, headers: Record<string, string | string[]>): ServerResponse {
+function open(reply: FastifyReply, attempt: UpstreamAttempt, headers: Record<string, string | string[]>, record: RequestRecord | undefined): ServerResponse {
+  noteStreamed(record);
   reply.hijack();
   const raw = reply.raw;
   raw.on('close', () => attempt.done());
@@ -49,20 +53,28 @@ function open(reply: FastifyReply, attempt: UpstreamAttempt, headers: Record<str
 
 export async function relayStream(reply: FastifyReply, attempt: UpstreamAttempt, options: StreamOptions, ensureDone: boolean): Promise<void> {
   const { response } = attempt;
-  const raw = open(reply, attempt, { ...safeResponseHeaders(response.headers), 'cache-control': 'no-cache', ...options.gatewayHeaders });
+  const raw = open(reply, attempt, { ...safeResponseHeaders(response.headers), 'cache-control': 'no-cache', ...options.gatewayHeaders }, options.record);
   let tail = '';
+  // the last two chunks as received (references, no copies): the usage of the final chunk is read from them
+  let previous: Buffer | undefined;
+  let last: Buffer | undefined;
   let completed = false;
   try {
     for await (const chunk of response.body) {
       if (raw.destroyed) break;
       const buffer = chunk as Buffer;
       if (ensureDone) tail = (tail + buffer.toString('latin1', Math.max(0, buffer.length - 64))).slice(-64);
+      previous = last;
+      last = buffer;
       if (!raw.write(buffer)) await waitForDrain(raw);
     }
     completed = !raw.destroyed;
+    noteStreamTail(options.record, previous, last);
     if (ensureDone && !raw.destroyed && !tail.includes('[DONE]')) raw.write('data: [DONE]\n\n');
   } catch (error) {
-    if (!raw.destroyed) raw.write(`data: ${JSON.stringify(failureOf(error, attempt, options).toBody())}\n\n`);
+    const failure = failureOf(error, attempt, options).toBody();
+    noteErrorBody(options.record, failure);
+    if (!raw.destroyed) raw.write(`data: ${JSON.stringify(failure)}\n\n`);
   } finally {
     attempt.done(completed);
     raw.end();
@@ -80,12 +92,13 @@ export async function translateStream(
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
     ...options.gatewayHeaders,
-  });
+  }, options.record);
   const framer = createFramer(framing);
   let completed = false;
   const write = async (chunks: unknown[]) => {
     for (const chunk of chunks) {
       if (raw.destroyed) return;
+      noteChunk(options.record, chunk);
       if (!raw.write(`data: ${JSON.stringify(chunk)}\n\n`)) await waitForDrain(raw);
     }
   };
@@ -97,10 +110,13 @@ export async function translateStream(
     for (const event of framer.end()) await write(decoder.push(event));
     await write(decoder.end());
     completed = !raw.destroyed;
-    const stop = options.beforeDone ? await options.beforeDone() : undefined;
-    if (!raw.destroyed) raw.write(stop ? `data: ${JSON.stringify(stop.toBody())}\n\n` : 'data: [DONE]\n\n');
+    const stop = options.beforeDone ? (await options.beforeDone())?.toBody() : undefined;
+    noteErrorBody(options.record, stop);
+    if (!raw.destroyed) raw.write(stop ? `data: ${JSON.stringify(stop)}\n\n` : 'data: [DONE]\n\n');
   } catch (error) {
-    if (!raw.destroyed) raw.write(`data: ${JSON.stringify(failureOf(error, attempt, options).toBody())}\n\n`);
+    const failure = failureOf(error, attempt, options).toBody();
+    noteErrorBody(options.record, failure);
+    if (!raw.destroyed) raw.write(`data: ${JSON.stringify(failure)}\n\n`);
   } finally {
     attempt.done(completed);
     raw.end();

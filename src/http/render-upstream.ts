@@ -13,6 +13,7 @@ import { UNCHANGED, type ErrorParser, type InferenceCall, type ProviderAdapter, 
 import { collectingDecoder, identityDecoder, runOutputGuardrails, sendGuarded, type OutputGuardrails } from './render-guarded.ts';
 import type { StoreAnswer } from '../cache/pipeline.ts';
 import { guardrailDenied } from '../guardrails/hooks.ts';
+import { noteAnswer, noteErrorBody, noteOutputVerdicts, type RequestRecord } from '../logging/request-record.ts';
 import { relayStream, translateStream } from './render-stream.ts';
 import { safeResponseHeaders } from './response-headers.ts';
 
@@ -31,6 +32,8 @@ export interface RenderOptions {
   guardrails?: OutputGuardrails | undefined;
   /** stores a successful answer in the response cache (the target caches) */
   store?: StoreAnswer | undefined;
+  /** the request log's record of this request: usage, output verdicts and errors are noted in it */
+  record?: RequestRecord | undefined;
 }
 
 function contentTypeOf(attempt: UpstreamAttempt): string {
@@ -42,7 +45,7 @@ export async function renderUpstream(reply: FastifyReply, attempt: UpstreamAttem
   const { response } = attempt;
   const status = response.statusCode;
   const { call, target, adapter } = options;
-  const streamOptions = { provider: target.provider, gatewayHeaders: options.gatewayHeaders, timeoutMs: options.timeoutMs };
+  const streamOptions = { provider: target.provider, gatewayHeaders: options.gatewayHeaders, timeoutMs: options.timeoutMs, record: options.record };
 
   if (call.route === 'passthrough') {
     if (contentTypeOf(attempt).includes('text/event-stream')) return relayStream(reply, attempt, streamOptions, false);
@@ -66,6 +69,7 @@ export async function renderUpstream(reply: FastifyReply, attempt: UpstreamAttem
       const beforeDone = async () => {
         if (guarded) {
           const outcome = await runOutputGuardrails(guarded, call, { choices: [{ message: { content: text() } }] });
+          noteOutputVerdicts(options.record, outcome.results);
           if (outcome.denied) return guardrailDenied('output', outcome.results);
         }
         options.store?.stream(chunks());
@@ -110,6 +114,7 @@ export async function renderUpstream(reply: FastifyReply, attempt: UpstreamAttem
   } catch (error) {
     throw badGateway(`Provider "${target.provider}" answered in an unexpected shape: ${(error as Error).message}`);
   }
+  noteAnswer(options.record, converted === UNCHANGED ? json : converted);
   options.store?.json(status, converted === UNCHANGED ? text : JSON.stringify(converted));
   if (converted === UNCHANGED) {
     // the provider already speaks our format: send its bytes, not a re-serialisation
@@ -145,6 +150,7 @@ function sendProviderError(reply: FastifyReply, status: number, body: unknown, o
   const inner = record?.error as Record<string, unknown> | undefined;
   if (!parse && typeof inner === 'object' && inner !== null && typeof inner.message === 'string') {
     // already the OpenAI error shape: pass it as the provider wrote it
+    noteErrorBody(options.record, body);
     reply.code(status).headers(options.gatewayHeaders).send(body);
     return;
   }
@@ -157,5 +163,6 @@ function sendProviderError(reply: FastifyReply, status: number, body: unknown, o
       code: parsed?.code ?? `provider_status_${status}`,
     },
   };
+  noteErrorBody(options.record, error);
   reply.code(status).headers(options.gatewayHeaders).send(error);
 }

@@ -5,6 +5,8 @@ export interface Metrics {
   registry: Registry;
   requests: Counter<'route' | 'method' | 'status'>;
   duration: Histogram<'route' | 'method'>;
+  /** request-log records lost: `queue_full` (the oldest dropped), `write_failed` (a batch the database refused), `closed` */
+  requestLogDropped: Counter<'reason'>;
 }
 
 export function createMetrics(options: { collectDefaults?: boolean } = {}): Metrics {
@@ -23,6 +25,12 @@ export function createMetrics(options: { collectDefaults?: boolean } = {}): Metr
       help: 'Time from request to the end of the response, by route',
       labelNames: ['route', 'method'],
       buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+      registers: [registry],
+    }),
+    requestLogDropped: new Counter({
+      name: 'gateway_request_log_dropped_total',
+      help: 'Request-log records dropped before reaching the database, by reason',
+      labelNames: ['reason'],
       registers: [registry],
     }),
   };

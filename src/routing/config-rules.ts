@@ -9,6 +9,8 @@ import type { ConfigInput } from './config-schema.ts';
 export interface RuleOptions {
   /** when given, a `provider` for which it returns false is refused at parse time, naming its path */
   isKnownProvider?: (provider: string) => boolean;
+  /** when given, a semantic cache's embedding provider for which it returns false is refused the same way */
+  servesEmbeddings?: (provider: string) => boolean;
 }
 
 const fail = (path: string, message: string) => invalidParam(path, `${path} ${message}`, 'invalid_config');
@@ -49,9 +51,33 @@ function checkFields(node: ConfigInput, path: string, options: RuleOptions): voi
   if (node.custom_host !== undefined && !isHttpUrl(node.custom_host)) {
     throw fail(`${path}.custom_host`, 'must be an http or https URL');
   }
+  checkCache(node, path, options);
   const forwarded = node.forward_headers ?? [];
   const loop = forwarded.findIndex((name) => name.toLowerCase() === 'x-gateway-forward-headers');
   if (loop !== -1) throw fail(`${path}.forward_headers[${loop}]`, 'cannot name x-gateway-forward-headers');
+}
+
+/** The semantic settings belong to mode semantic, and its embedding target must be able to embed. */
+function checkCache(node: ConfigInput, path: string, options: RuleOptions): void {
+  const cache = node.cache;
+  if (typeof cache !== 'object') return;
+  const at = `${path}.cache`;
+  if (cache.mode !== 'semantic') {
+    if (cache.similarity_threshold !== undefined) throw fail(`${at}.similarity_threshold`, 'is only allowed with mode semantic');
+    if (cache.embedding !== undefined) throw fail(`${at}.embedding`, 'is only allowed with mode semantic');
+    return;
+  }
+  const embedding = cache.embedding;
+  if (embedding === undefined) return;
+  if (options.isKnownProvider && !options.isKnownProvider(embedding.provider)) {
+    throw fail(`${at}.embedding.provider`, `names an unknown provider "${embedding.provider}"`);
+  }
+  if (options.servesEmbeddings && !options.servesEmbeddings(embedding.provider)) {
+    throw fail(`${at}.embedding.provider`, `names "${embedding.provider}", which does not serve embeddings`);
+  }
+  if (embedding.custom_host !== undefined && !isHttpUrl(embedding.custom_host)) {
+    throw fail(`${at}.embedding.custom_host`, 'must be an http or https URL');
+  }
 }
 
 function isHttpUrl(value: string): boolean {

@@ -53,30 +53,47 @@ export const RetrySchema = Type.Object(
   CLOSED,
 );
 
-export const CacheSchema = Type.Object(
-  { mode: CacheMode, max_age: Type.Optional(Type.Integer({ minimum: 1, description: 'seconds' })) },
-  CLOSED,
-);
-
 /**
  * Cloud credentials and settings, snake_case. Each maps to the x-gateway-<name with dashes> header and to the
  * `cloud` record of a ProviderTarget under that header suffix (`aws_region` -> `aws-region`).
  */
-export const CLOUD_FIELDS = [
-  'aws_access_key_id',
-  'aws_secret_access_key',
-  'aws_session_token',
-  'aws_region',
-  'vertex_project_id',
-  'vertex_region',
-  'vertex_service_account_json',
-  'azure_resource_name',
-  'azure_deployment_id',
-  'azure_api_version',
-  'azure_model_name',
-  'azure_auth_mode',
-] as const;
-export type CloudField = (typeof CLOUD_FIELDS)[number];
+const CloudSettings = {
+  aws_access_key_id: Type.Optional(NonEmpty),
+  aws_secret_access_key: Type.Optional(NonEmpty),
+  aws_session_token: Type.Optional(NonEmpty),
+  aws_region: Type.Optional(NonEmpty),
+  vertex_project_id: Type.Optional(NonEmpty),
+  vertex_region: Type.Optional(NonEmpty),
+  vertex_service_account_json: Type.Optional(NonEmpty),
+  azure_resource_name: Type.Optional(NonEmpty),
+  azure_deployment_id: Type.Optional(NonEmpty),
+  azure_api_version: Type.Optional(NonEmpty),
+  azure_model_name: Type.Optional(NonEmpty),
+  azure_auth_mode: Type.Optional(NonEmpty),
+};
+export type CloudField = keyof typeof CloudSettings;
+export const CLOUD_FIELDS = Object.keys(CloudSettings) as readonly CloudField[];
+
+/**
+ * The semantic cache's embedding target: its own destination (never inherited from the config tree, like a
+ * target's), except that credentials it leaves out come from the answering target when both name the same provider.
+ */
+export const EmbeddingTargetSchema = Type.Object(
+  { provider: NonEmpty, model: NonEmpty, api_key: Type.Optional(NonEmpty), custom_host: Type.Optional(NonEmpty), ...CloudSettings },
+  CLOSED,
+);
+
+export const CacheSchema = Type.Object(
+  {
+    mode: CacheMode,
+    max_age: Type.Optional(Type.Integer({ minimum: 1, description: 'seconds' })),
+    /** semantic only: the cosine similarity a match needs; default 0.95 (DEFAULT_SEMANTIC_THRESHOLD) */
+    similarity_threshold: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1 })),
+    /** semantic only: the provider and model that embed the final user turn */
+    embedding: Type.Optional(EmbeddingTargetSchema),
+  },
+  CLOSED,
+);
 
 export const ConfigSchema = Type.Recursive(
   (This) =>
@@ -104,18 +121,7 @@ export const ConfigSchema = Type.Recursive(
         fetch_integrated_models: Type.Optional(Type.Boolean()),
         strict_open_ai_compliance: Type.Optional(Type.Boolean()),
         strict_reference_compliance: Type.Optional(Type.Boolean()),
-        aws_access_key_id: Type.Optional(NonEmpty),
-        aws_secret_access_key: Type.Optional(NonEmpty),
-        aws_session_token: Type.Optional(NonEmpty),
-        aws_region: Type.Optional(NonEmpty),
-        vertex_project_id: Type.Optional(NonEmpty),
-        vertex_region: Type.Optional(NonEmpty),
-        vertex_service_account_json: Type.Optional(NonEmpty),
-        azure_resource_name: Type.Optional(NonEmpty),
-        azure_deployment_id: Type.Optional(NonEmpty),
-        azure_api_version: Type.Optional(NonEmpty),
-        azure_model_name: Type.Optional(NonEmpty),
-        azure_auth_mode: Type.Optional(NonEmpty),
+        ...CloudSettings,
       },
       CLOSED,
     ),
@@ -128,6 +134,7 @@ export type Strategy = Static<typeof StrategySchema>;
 export type StrategyMode = Strategy['mode'];
 export type RetryConfig = Static<typeof RetrySchema>;
 export type CacheConfig = Static<typeof CacheSchema>;
+export type EmbeddingTargetConfig = Static<typeof EmbeddingTargetSchema>;
 
 /** A validated config: `cache` is always an object and every target is itself a Config. */
 export interface Config extends Omit<ConfigInput, 'cache' | 'targets'> {
@@ -168,6 +175,10 @@ export function parseConfig(raw: unknown, options: ParseConfigOptions = {}): Par
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw invalidParam('config', 'config must be a JSON object.', 'invalid_config');
   }
+  const tooDeep = pathBeyondDepth(value, 1);
+  if (tooDeep !== undefined) {
+    throw invalidParam(`config${tooDeep}`, `config${tooDeep} is nested deeper than ${MAX_DEPTH} levels.`, 'invalid_config');
+  }
   if (!check(value)) {
     const { param, message } = formatFirstError(check.errors ?? [], ConfigSchema, value);
     // formatFirstError names fields relative to the object it checked (`body` for the object itself), and every
@@ -177,6 +188,30 @@ export function parseConfig(raw: unknown, options: ParseConfigOptions = {}): Par
   }
   checkConfigRules(value, 'config', options);
   return { kind: 'inline', config: normalise(value) };
+}
+
+/**
+ * ajv checks the recursive schema recursively, and so do the rules and the planner: a config nested thousands of
+ * levels deep (a 45 KB body is enough) would exhaust the stack. Far deeper than any real config.
+ */
+const MAX_DEPTH = 64;
+
+/** The path (below `config`) of a value nested deeper than MAX_DEPTH, built only when there is one. */
+function pathBeyondDepth(node: unknown, depth: number): string | undefined {
+  if (typeof node !== 'object' || node === null) return undefined;
+  if (depth > MAX_DEPTH) return '';
+  if (Array.isArray(node)) {
+    for (let index = 0; index < node.length; index += 1) {
+      const rest = pathBeyondDepth(node[index], depth + 1);
+      if (rest !== undefined) return `[${index}]${rest}`;
+    }
+    return undefined;
+  }
+  for (const [key, inner] of Object.entries(node)) {
+    const rest = pathBeyondDepth(inner, depth + 1);
+    if (rest !== undefined) return `.${key}${rest}`;
+  }
+  return undefined;
 }
 
 /** A copy with `cache: "simple"` spelled `{ mode: "simple" }`, so the planner sees a single shape. */

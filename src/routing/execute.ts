@@ -16,10 +16,13 @@ import type { UpstreamClient } from '../upstream/client.ts';
 import { guardrailDenied, GUARDRAIL_DENIED_STATUS, type GuardrailHook, type HookResult } from '../guardrails/hooks.ts';
 import type { SavedGuardrails } from '../guardrails/saved.ts';
 import type { CheckRegistry } from '../guardrails/registry.ts';
-import { cachePlan, type CachePlan, type CacheStatus } from '../cache/pipeline.ts';
+import type { CachePlan, CacheStatus } from '../cache/pipeline.ts';
+import { lookupCache } from '../cache/semantic-pipeline.ts';
+import type { SemanticCaches } from '../cache/semantic/semantic-caches.ts';
 import type { CachedAnswer, ResponseCache } from '../cache/response-cache.ts';
-import { parseConfig } from './config-schema.ts';
+import { configForRequest, type SavedConfigs } from './saved-configs.ts';
 import { guardInput, judgeAnswer, judgesOutput, type JudgedAnswer } from './guard.ts';
+import { NO_WORKSPACE_DEFAULTS, type WorkspaceDefaultsLookup, type WorkspaceRequestDefaults } from './workspace-defaults.ts';
 import { nextAttempt, plan, type Attempt } from './planner.ts';
 import { isRetryableStatus, retryDelayMs } from './retry.ts';
 
@@ -30,8 +33,14 @@ export interface ExecuteDeps extends TargetDeps {
   checks?: CheckRegistry;
   /** saved guardrails by id or slug (configs may name them) */
   savedGuardrails?: SavedGuardrails;
+  /** saved configs by id or slug (x-gateway-config), held in process */
+  savedConfigs?: SavedConfigs;
+  /** the workspace's default guardrails, held in process */
+  workspaceDefaults?: WorkspaceDefaultsLookup;
   /** the response cache; configs with `cache` use it */
   responses?: ResponseCache;
+  /** the semantic caches; targets with `cache.mode: semantic` and an embedding target use them */
+  semantic?: SemanticCaches;
 }
 
 export interface Execution {
@@ -42,11 +51,15 @@ export interface Execution {
   /** where to store this answer, when the target caches */
   cache?: CachePlan;
   cacheStatus: CacheStatus;
+  /** the cache's notes for x-gateway-warnings (a semantic cache that could not embed) */
+  cacheWarnings?: readonly string[];
   adapter: ProviderAdapter;
   target: ProviderTarget;
   call: InferenceCall;
   /** the config path of the target that answered (x-gateway-last-used-option-index); undefined without a config */
   optionPath: string | undefined;
+  /** the saved config the request ran under (named in x-gateway-config, or a key or workspace default) and its version, for the request log */
+  savedConfig?: { id: string; versionId: string } | undefined;
   /** retries made on the target that answered */
   retries: number;
   timeoutMs: number | undefined;
@@ -100,20 +113,33 @@ function callFor(base: InferenceCall, attempt: Attempt): InferenceCall {
 
 const NO_GUARDRAILS = { input: [], output: [] };
 
-async function single(base: InferenceCall, headers: GatewayHeaders, io: Io, deps: ExecuteDeps): Promise<Execution> {
-  const { adapter, target } = await resolveTarget(headers, base.route, deps);
-  const attempt = await callUpstream(deps.upstream, adapter, target, base, { headers, ...io, allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}) });
-  return { attempt, adapter, target, call: base, optionPath: undefined, retries: 0, timeoutMs: headers.requestTimeoutMs, guardrails: NO_GUARDRAILS, cacheStatus: 'DISABLED' };
+/** A request without a config: one attempt at the target its headers name, under the workspace's guardrails. */
+async function single(base: InferenceCall, headers: GatewayHeaders, io: Io, deps: ExecuteDeps, workspace: WorkspaceRequestDefaults): Promise<Execution> {
+  let call = base;
+  let guardrails: Execution['guardrails'] = NO_GUARDRAILS;
+  if (workspace !== NO_WORKSPACE_DEFAULTS) {
+    const guarded = await guardInput(base, { input: undefined, output: undefined, path: 'request', workspace, headers, principal: io.principal, clientGone: io.clientGone }, deps);
+    if (guarded.status === GUARDRAIL_DENIED_STATUS) throw guardrailDenied('input', guarded.input);
+    call = guarded.call;
+    guardrails = { input: guarded.input, output: guarded.output };
+  }
+  const { adapter, target } = await resolveTarget(headers, call.route, deps);
+  const attempt = await callUpstream(deps.upstream, adapter, target, call, { headers, ...io, allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}) });
+  return { attempt, adapter, target, call, optionPath: undefined, retries: 0, timeoutMs: headers.requestTimeoutMs, guardrails, cacheStatus: 'DISABLED' };
 }
 
 export async function execute(base: InferenceCall, headers: GatewayHeaders, io: Io, deps: ExecuteDeps): Promise<Execution> {
-  if (!headers.config) return single(base, headers, io, deps);
-  const parsed = parseConfig(headers.config, { isKnownProvider: (name) => deps.registry.has(name) });
-  if (parsed.kind === 'reference') {
-    throw notImplemented(`Saved configs ("${parsed.id}") are not available in this version yet; send the config object itself.`, 'config_not_supported');
-  }
+  const principal = io.principal;
+  const workspace = deps.workspaceDefaults && principal ? await deps.workspaceDefaults(principal.organisationId, principal.workspaceId) : NO_WORKSPACE_DEFAULTS;
+  // x-gateway-config, else the key's or the workspace's default config; saved ones come from the in-process cache
+  const requested = await configForRequest(headers.config, principal, deps.savedConfigs, {
+    isKnownProvider: (name) => deps.registry.has(name),
+    servesEmbeddings: (name) => deps.registry.get(name)?.capabilities.routes.has('embeddings') === true,
+  });
+  if (!requested) return single(base, headers, io, deps, workspace);
+  const { config, saved: savedConfig } = requested;
   const random = deps.random ?? Math.random;
-  const planned = plan(parsed.config, { metadata: headers.metadata, params: base.body }, random);
+  const planned = plan(config, { metadata: headers.metadata, params: base.body }, random);
   let index: number | undefined = 0;
   while (index !== undefined) {
     const attempt: Attempt = planned.attempts[index]!;
@@ -123,7 +149,7 @@ export async function execute(base: InferenceCall, headers: GatewayHeaders, io: 
     const attemptHeaders = headersFor(headers, attempt);
     const guarded = await guardInput(
       callFor(base, attempt),
-      { input: attempt.target.inputGuardrails, output: attempt.target.outputGuardrails, path: attempt.path, headers, principal: io.principal, clientGone: io.clientGone },
+      { input: attempt.target.inputGuardrails, output: attempt.target.outputGuardrails, path: attempt.path, workspace, headers, principal, clientGone: io.clientGone },
       deps,
     );
     if (guarded.status !== 200) {
@@ -137,14 +163,14 @@ export async function execute(base: InferenceCall, headers: GatewayHeaders, io: 
     }
     const { call } = guarded;
     const { adapter, target } = await resolveTarget(attemptHeaders, call.route, deps);
-    const cache = deps.responses ? cachePlan(attempt.target.cache, call, adapter.name, headers) : undefined;
+    const cache =
+      attempt.target.cache && deps.responses
+        ? await lookupCache({ settings: attempt.target.cache, responses: deps.responses, call, provider: adapter.name, headers: attemptHeaders, clientGone: io.clientGone }, deps)
+        : undefined;
     const guardrails = { input: guarded.input, output: guarded.output };
-    const common = { adapter, target, call, optionPath: attempt.path, timeoutMs: attemptHeaders.requestTimeoutMs };
-    if (cache && cache.status === 'MISS') {
-      const cached = await deps.responses!.get(cache.key);
-      if (cached) return { ...common, guardrails, attempt: undefined, cached, retries: 0, cacheStatus: 'HIT' };
-    }
-    const cacheFields = cache ? { cache, cacheStatus: cache.status } : { cacheStatus: 'DISABLED' as const };
+    const common = { adapter, target, call, optionPath: attempt.path, timeoutMs: attemptHeaders.requestTimeoutMs, savedConfig };
+    if (cache?.cached) return { ...common, guardrails, attempt: undefined, cached: cache.cached, retries: 0, cacheStatus: cache.status, cacheWarnings: cache.warnings };
+    const cacheFields = cache ? { cache: cache.plan, cacheStatus: cache.status, cacheWarnings: cache.warnings } : { cacheStatus: 'DISABLED' as const };
     const retry = attempt.target.retry ?? { attempts: 0, onStatusCodes: undefined, useRetryAfterHeader: false };
     let answer: UpstreamAttempt | undefined;
     let judged: JudgedAnswer | undefined;

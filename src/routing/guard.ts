@@ -33,6 +33,7 @@ import type { CheckRegistry } from '../guardrails/registry.ts';
 import type { SavedGuardrails } from '../guardrails/saved.ts';
 import { UNCHANGED, type InferenceCall, type ProviderAdapter, type ProviderTarget } from '../providers/contract.ts';
 import type { Guardrail } from './target-settings.ts';
+import type { WorkspaceRequestDefaults } from './workspace-defaults.ts';
 
 export type GuardrailStatus = 200 | typeof GUARDRAIL_FAILED_STATUS | typeof GUARDRAIL_DENIED_STATUS;
 
@@ -42,11 +43,13 @@ export interface GuardDeps {
 }
 
 export interface GuardInputs {
-  /** the hooks of the attempt (config), after the workspace's defaults */
+  /** the hooks of the attempt (config) */
   input: readonly Guardrail[] | undefined;
   output: readonly Guardrail[] | undefined;
   /** the config path the hook lists hang under, for errors (`config.targets[1]`) */
   path: string;
+  /** the workspace's default guardrails: they run first, on every request of the workspace */
+  workspace: WorkspaceRequestDefaults;
   headers: GatewayHeaders;
   principal: Principal | undefined;
   clientGone: AbortLink;
@@ -81,11 +84,19 @@ function requireRegistry(deps: GuardDeps): CheckRegistry {
   return deps.checks;
 }
 
+/** The workspace's hooks, then the config's; an unknown entry is a 400 naming where it was written. */
+async function hooksOf(workspace: readonly string[], config: readonly Guardrail[] | undefined, path: string, lookup: SavedGuardrailLookup | undefined) {
+  const own = await resolveHooks(config, path, lookup);
+  if (workspace.length === 0) return own;
+  const inherited = await resolveHooks(workspace, `workspace.defaults.${path.slice(path.lastIndexOf('.') + 1)}`, lookup);
+  return [...inherited, ...own];
+}
+
 /** Resolves the attempt's hooks and runs the input ones. A redaction rewrites the body before it goes upstream. */
 export async function guardInput(call: InferenceCall, inputs: GuardInputs, deps: GuardDeps): Promise<GuardedInput> {
   const lookup = lookupFor(deps, inputs.principal);
-  const input = await resolveHooks(inputs.input, `${inputs.path}.input_guardrails`, lookup);
-  const output = await resolveHooks(inputs.output, `${inputs.path}.output_guardrails`, lookup);
+  const input = await hooksOf(inputs.workspace.inputGuardrails, inputs.input, `${inputs.path}.input_guardrails`, lookup);
+  const output = await hooksOf(inputs.workspace.outputGuardrails, inputs.output, `${inputs.path}.output_guardrails`, lookup);
   if (input.length === 0) return { call, input: [], output, status: 200 };
   const body = bodyOf(call);
   const outcome = await runHooks(

@@ -8,7 +8,7 @@
  *   never sent to a child's Anthropic. A child that names neither may replace single credentials (another
  *   api_key, another region) of the parent's provider.
  */
-import { CLOUD_FIELDS, type Config } from './config-schema.ts';
+import { CLOUD_FIELDS, type CacheConfig, type CloudField, type Config } from './config-schema.ts';
 
 export type Guardrail = string | Readonly<Record<string, unknown>>;
 
@@ -19,10 +19,25 @@ export interface PlannedRetry {
   useRetryAfterHeader: boolean;
 }
 
+/** Where the semantic cache embeds prompts: a destination of its own, like a target's. */
+export interface PlannedEmbedding {
+  provider: string;
+  model: string;
+  apiKey: string | undefined;
+  customHost: string | undefined;
+  /** keyed like PlannedTarget.cloud */
+  cloud: Readonly<Record<string, string>>;
+}
+
+/** A node's `cache` replaces its parent's as a whole: a child that sets one never mixes in the parent's fields. */
 export interface PlannedCache {
   mode: 'simple' | 'semantic';
   /** undefined: the cache's default lifetime */
   maxAgeSeconds: number | undefined;
+  /** semantic: the cosine a match needs; undefined: DEFAULT_SEMANTIC_THRESHOLD */
+  similarityThreshold: number | undefined;
+  /** semantic: undefined means exact match only (docs/routing.md) */
+  embedding: PlannedEmbedding | undefined;
 }
 
 export interface PlannedTarget {
@@ -89,7 +104,7 @@ export function inherit(parent: PlannedTarget, node: Config): PlannedTarget {
         }
       : parent.retry,
     requestTimeoutMs: node.request_timeout ?? parent.requestTimeoutMs,
-    cache: node.cache ? { mode: node.cache.mode, maxAgeSeconds: node.cache.max_age } : parent.cache,
+    cache: node.cache ? plannedCache(node.cache) : parent.cache,
     inputGuardrails: node.input_guardrails ?? parent.inputGuardrails,
     outputGuardrails: node.output_guardrails ?? parent.outputGuardrails,
     beforeRequestHooks: node.before_request_hooks ?? parent.beforeRequestHooks,
@@ -101,7 +116,23 @@ export function inherit(parent: PlannedTarget, node: Config): PlannedTarget {
   };
 }
 
-function cloudOf(node: Config): Record<string, string> {
+function plannedCache(cache: CacheConfig): PlannedCache {
+  const { embedding } = cache;
+  return {
+    mode: cache.mode,
+    maxAgeSeconds: cache.max_age,
+    similarityThreshold: cache.similarity_threshold,
+    embedding: embedding && {
+      provider: embedding.provider,
+      model: embedding.model,
+      apiKey: embedding.api_key,
+      customHost: embedding.custom_host,
+      cloud: cloudOf(embedding),
+    },
+  };
+}
+
+function cloudOf(node: Partial<Record<CloudField, string>>): Record<string, string> {
   const cloud: Record<string, string> = {};
   for (const field of CLOUD_FIELDS) {
     const value = node[field];

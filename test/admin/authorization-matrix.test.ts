@@ -103,8 +103,33 @@ const OPERATION_TABLE: Row[] = [
   { seed: 'Operation: audit logs (admin keys only; code rule, no seed row)', action: 'audit_logs.list', label: 'GET /audit-logs',
     req: (w) => ({ method: 'GET', path: `/audit-logs?start_time=2000-01-01T00:00:00Z&end_time=2100-01-01T00:00:00Z&organisation_id=${w.orgId}` }),
     expect: { ...ADMIN_KEYS, ...WS_KEYS_DENIED } },
-  { seed: 'Operation: create or manage configs', action: 'configs.*', label: 'configs group', todo: 'configs group not implemented yet',
-    expect: { ...ADMIN_KEYS, svcA: '2xx' } },
+  // configs: a workspace key manages its own workspace's (members read only); admin keys every workspace's and
+  // the organisation-wide ones
+  { seed: 'Operation: create or manage configs', action: 'configs.create', label: 'POST /configs in A',
+    req: (w) => ({ method: 'POST', path: '/configs', body: { name: `Config ${w.seq()}`, config: CONFIG, workspace_id: w.A } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: create or manage configs (single workspace: not B)', action: 'configs.create', label: 'POST /configs in B',
+    req: (w) => ({ method: 'POST', path: '/configs', body: { name: `Config ${w.seq()}`, config: CONFIG, workspace_id: w.B } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: create or manage configs', action: 'configs.update', label: 'PUT /configs/{config of A}',
+    req: async (w) => ({ method: 'PUT', path: `/configs/${await savedConfig(w, w.A)}`, body: { name: 'renamed' } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: create or manage configs', action: 'configs.delete', label: 'DELETE /configs/{config of A}',
+    req: async (w) => ({ method: 'DELETE', path: `/configs/${await savedConfig(w, w.A)}` }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: create or manage configs', action: 'configs.read', label: 'GET /configs/{config of A}',
+    req: async (w) => ({ method: 'GET', path: `/configs/${await savedConfig(w, w.A)}` }), expect: EVERYONE },
+  { seed: 'Operation: create or manage configs', action: 'configs.list', label: 'GET /configs',
+    req: () => ({ method: 'GET', path: '/configs' }), expect: EVERYONE },
+  { seed: 'Operation: create or manage configs (single workspace: not B)', action: 'configs.update', label: 'PUT /configs/{config of B}',
+    req: async (w) => ({ method: 'PUT', path: `/configs/${await savedConfig(w, w.B)}`, body: { name: 'renamed' } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: create or manage configs (single workspace: not B)', action: 'configs.read', label: 'GET /configs/{config of B}/versions',
+    req: async (w) => ({ method: 'GET', path: `/configs/${await savedConfig(w, w.B)}/versions` }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: create or manage configs (organisation-wide: admin keys)', action: 'configs.update', label: 'PUT /configs/{organisation-wide}',
+    req: async (w) => ({ method: 'PUT', path: `/configs/${await savedConfig(w, undefined)}`, body: { name: 'renamed' } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_DENIED } },
   { seed: 'Operation: create or manage providers', action: 'providers.*', label: 'providers group', todo: 'providers group not implemented yet',
     expect: { ...ADMIN_KEYS, svcA: '2xx' } },
   { seed: 'Operation: access analytics', action: 'analytics.*', label: 'analytics group', todo: 'analytics group not implemented yet',
@@ -129,6 +154,16 @@ const ISOLATION_TABLE: Row[] = [
 ];
 
 const is2xx = (status: number) => status >= 200 && status < 300;
+
+const CONFIG = { strategy: { mode: 'fallback' }, targets: [{ provider: 'openai' }, { provider: 'anthropic' }] };
+
+/** A fresh config, made by the bootstrap admin key, in `workspaceId` (organisation-wide when undefined); its id. */
+async function savedConfig(w: World, workspaceId: string | undefined): Promise<string> {
+  const body = { name: `Config ${w.seq()}`, config: CONFIG, ...(workspaceId ? { workspace_id: workspaceId } : {}) };
+  const created = await w.call('POST', '/configs', w.gateway.adminKey, body);
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  return created.body.data.id;
+}
 
 for (const backend of testBackends()) {
   describe(`authorisation matrix on ${backend.name}`, () => {

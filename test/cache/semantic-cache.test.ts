@@ -33,7 +33,7 @@ function at(cosine: number): Float32Array {
 
 function setup(options: { threshold?: number; maxEntries?: number; now?: () => number } = {}) {
   const index = createFlatIndex<SemanticEntryMeta>({ dimensions: DIMENSIONS, capacity: 100 });
-  return { index, cache: createSemanticCache({ index, embed: fakeEmbed, ...options }) };
+  return { index, cache: createSemanticCache({ index, ...options }) };
 }
 
 const scope = { namespace: 'team-a', model: 'gpt-4o-mini', variant: 'v1' };
@@ -46,11 +46,11 @@ describe('semantic cache', () => {
 
   test('a paraphrase (case, punctuation) hits; another question misses', async () => {
     const { cache } = setup();
-    cache.store({ ...scope, embedding: await cache.embed('What is the capital of France?'), key: 'k-france', maxAgeSeconds: 60 });
-    const hit = cache.lookup({ ...scope, embedding: await cache.embed('what is the capital of france') });
+    cache.store({ ...scope, embedding: await fakeEmbed('What is the capital of France?'), key: 'k-france', maxAgeSeconds: 60 });
+    const hit = cache.lookup({ ...scope, embedding: await fakeEmbed('what is the capital of france') });
     assert.equal(hit?.key, 'k-france');
     assert.ok((hit?.score ?? 0) > 0.999);
-    assert.equal(cache.lookup({ ...scope, embedding: await cache.embed('What is the capital of Germany?') }), undefined);
+    assert.equal(cache.lookup({ ...scope, embedding: await fakeEmbed('What is the capital of Germany?') }), undefined);
   });
 
   test('the threshold: at it is a hit, just under it a miss', () => {
@@ -123,10 +123,18 @@ describe('semantic cache', () => {
     assert.equal(cache.size, 1);
   });
 
-  test('an embedder of the wrong dimensions is reported, not silently compared', async () => {
-    const index = createFlatIndex<SemanticEntryMeta>({ dimensions: DIMENSIONS, capacity: 10 });
-    const cache = createSemanticCache({ index, embed: async () => new Float32Array(3) });
-    await assert.rejects(cache.embed('hi'), RangeError);
+  test('a vector of the wrong dimensions is refused, not silently compared', () => {
+    const { cache } = setup();
+    assert.throws(() => cache.lookup({ ...scope, embedding: new Float32Array(3).fill(1) }), RangeError);
+    assert.throws(() => cache.store({ ...scope, embedding: new Float32Array(3).fill(1), key: 'k', maxAgeSeconds: 60 }), RangeError);
+  });
+
+  test('a lookup may ask for its own threshold (a config sets it per target)', () => {
+    const { cache } = setup();
+    cache.store({ ...scope, embedding: at(1), key: 'k', maxAgeSeconds: 60 });
+    assert.equal(cache.lookup({ ...scope, embedding: at(0.97) })?.key, 'k');
+    assert.equal(cache.lookup({ ...scope, embedding: at(0.97), threshold: 0.99 }), undefined);
+    assert.equal(cache.lookup({ ...scope, embedding: at(0.85), threshold: 0.8 })?.key, 'k');
   });
 });
 
@@ -184,7 +192,7 @@ describe('exact match first, then semantic', () => {
       if (exact) return { source: 'exact', body: exact.body };
       const input = semanticInput(request(content));
       assert.ok(input);
-      const embedding = await cache.embed(input.text);
+      const embedding = await fakeEmbed(input.text);
       const scope = { namespace: 'team-a', model: 'gpt-4o-mini', variant: input.variant };
       const match = cache.lookup({ ...scope, embedding });
       const earlier = match && (await responses.get(match.key));

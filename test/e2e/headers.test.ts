@@ -218,7 +218,6 @@ describe('provider selection', () => {
   const notYet: Array<[string, Record<string, string>, RegExp]> = [
     ['a saved provider (@slug)', { 'x-gateway-provider': '@some-slug' }, /Saved providers .*@some-slug/],
     ['a virtual key', { 'x-gateway-virtual-key': 'vk-123' }, /Virtual keys/],
-    ['a saved config', { 'x-gateway-config': 'pc-saved-123456' }, /Saved configs .*pc-saved-123456/],
   ];
   for (const [name, headers, message] of notYet) {
     test(`${name} is a 501 with a clear message`, async () => {
@@ -231,6 +230,15 @@ describe('provider selection', () => {
       assert.equal(upstream.requests.length, before);
     });
   }
+
+  test('an unknown saved config is a 400 naming x-gateway-config (test/e2e/saved-configs.test.ts has the rest)', async () => {
+    const before = upstream.requests.length;
+    const { status, error } = await chatError({ 'x-gateway-config': 'pc-saved-123456' });
+    assert.equal(status, 400);
+    assert.equal(error.param, 'x-gateway-config');
+    assert.equal(error.code, 'config_not_found');
+    assert.equal(upstream.requests.length, before);
+  });
 
   test('an invalid inline config is a 400 naming the path inside it', async () => {
     const { status, error } = await chatError({ 'x-gateway-config': '{"strategy":{"mode":"fallback"}}' });

@@ -8,9 +8,13 @@
  *   break          streams one chunk, then destroys the connection
  *   ratelimited-<ms>  answers 429 with `retry-after-ms: <ms>`
  *   flaky-<n>-<tag>   answers 503 to the first <n> requests with that exact model, then succeeds
+ *   echo...        (chat, not streamed) answers "You asked: <the last message's content>"
+ *   words-<n>      (embeddings) a bag of the input's lower-cased words hashed into <n> dimensions: texts that share
+ *                  most of their words are close, so a paraphrase scores high and another question low
  * Unknown paths echo the request back as JSON. A request whose connection closes before its answer is complete
  * (the gateway timed out or its client went away) is counted in `aborted`, and its pending delay ends at once.
  */
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -54,6 +58,23 @@ function chunk(model: string, delta: Record<string, unknown>, finish: string | n
     model,
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
   })}\n\n`;
+}
+
+/** Deterministic embeddings: each word adds 1 to the dimension its hash picks. */
+export function wordVector(text: string, dimensions: number): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    const slot = createHash('sha256').update(word).digest().readUInt32BE(0) % dimensions;
+    vector[slot] = (vector[slot] ?? 0) + 1;
+  }
+  return vector;
+}
+
+function lastContent(body: Record<string, unknown>): string {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  const last: unknown = messages.at(-1);
+  const content = typeof last === 'object' && last !== null ? (last as { content?: unknown }).content : undefined;
+  return typeof content === 'string' ? content : JSON.stringify(content);
 }
 
 /** waits `ms`, or less when the connection closes first */
@@ -137,7 +158,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: 
       object: 'chat.completion',
       created: CREATED,
       model,
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Hello world' }, logprobs: null, finish_reason: 'stop' }],
+      choices: [{ index: 0, message: { role: 'assistant', content: model.startsWith('echo') ? `You asked: ${lastContent(body)}` : 'Hello world' }, logprobs: null, finish_reason: 'stop' }],
       usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 },
     }, { 'x-request-id': 'req_fake', 'set-cookie': 'tracking=1' });
     return;
@@ -163,10 +184,15 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: 
   }
   if (route === 'POST /v1/embeddings') {
     const inputs = Array.isArray(body.input) ? body.input : [body.input];
+    const words = /^words-(\d+)$/.exec(model);
     send(res, 200, {
       object: 'list',
       model,
-      data: inputs.map((_input, index) => ({ object: 'embedding', index, embedding: [0.1 * (index + 1), 0.2, 0.3] })),
+      data: inputs.map((input, index) => ({
+        object: 'embedding',
+        index,
+        embedding: words ? wordVector(String(input), Number(words[1])) : [0.1 * (index + 1), 0.2, 0.3],
+      })),
       usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
     });
     return;

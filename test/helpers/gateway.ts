@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config/index.ts';
 import { createGateway, type Gateway, type GatewayOverrides } from '../../src/gateway.ts';
 
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdef';
+export const TEST_ENCRYPTION_KEY = '0f'.repeat(32);
 
 export interface TestGateway {
   gateway: Gateway;
@@ -22,6 +23,8 @@ export async function startTestGateway(
     GATEWAY_ADMIN_API_KEY: TEST_ADMIN_KEY,
     GATEWAY_CUSTOM_HOST_ALLOWLIST: '127.0.0.1',
     LOG_LEVEL: 'silent',
+    // a fixed key: tests never write a key file into the checkout's data dir
+    GATEWAY_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
   });

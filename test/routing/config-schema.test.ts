@@ -47,7 +47,12 @@ test('every documented field is accepted', () => {
     override_params: { model: 'x', temperature: 0 },
     retry: { attempts: 0, on_status_codes: [500], use_retry_after_header: true },
     request_timeout: 1,
-    cache: { mode: 'semantic', max_age: 3600 },
+    cache: {
+      mode: 'semantic',
+      max_age: 3600,
+      similarity_threshold: 0.9,
+      embedding: { provider: 'bedrock', model: 'amazon.titan-embed-text-v2:0', api_key: 'e', custom_host: 'https://embed.example.com', aws_region: 'eu-west-1', azure_deployment_id: 'd' },
+    },
     input_guardrails: ['g-1', { type: 'guardrail', id: 'inline' }],
     output_guardrails: [{ id: 'x' }],
     before_request_hooks: [{ id: 'h' }],
@@ -133,6 +138,14 @@ test('schema violations name the exact path', () => {
     [{ ...openai, cache: 'fast' }, 'config.cache'],
     [{ ...openai, cache: { mode: 'simple', max_age: 0 } }, 'config.cache.max_age'],
     [{ ...openai, cache: { mode: 'simple', ttl: 1 } }, 'config.cache.ttl'],
+    [{ ...openai, cache: { mode: 'semantic', similarity_threshold: 0 } }, 'config.cache.similarity_threshold', 'greater than 0'],
+    [{ ...openai, cache: { mode: 'semantic', similarity_threshold: 1.01 } }, 'config.cache.similarity_threshold', 'less than or equal to 1'],
+    [{ ...openai, cache: { mode: 'semantic', similarity_threshold: '0.9' } }, 'config.cache.similarity_threshold', 'number'],
+    [{ ...openai, cache: { mode: 'semantic', embedding: { provider: 'openai' } } }, 'config.cache.embedding.model', 'required'],
+    [{ ...openai, cache: { mode: 'semantic', embedding: { model: 'm' } } }, 'config.cache.embedding.provider', 'required'],
+    [{ ...openai, cache: { mode: 'semantic', embedding: { provider: 'openai', model: '' } } }, 'config.cache.embedding.model', 'must not be empty'],
+    [{ ...openai, cache: { mode: 'semantic', embedding: { provider: 'openai', model: 'm', dims: 3 } } }, 'config.cache.embedding.dims', 'is not allowed'],
+    [{ ...openai, cache: { mode: 'semantic', embedding: { provider: 'openai', model: 'm', aws_region: 1 } } }, 'config.cache.embedding.aws_region'],
     [{ ...openai, override_params: 'gpt-4o' }, 'config.override_params', 'object'],
     [{ ...openai, input_guardrails: ['ok', 1] }, 'config.input_guardrails[1]'],
     [{ ...openai, output_guardrails: 'g-1' }, 'config.output_guardrails', 'array'],
@@ -173,6 +186,9 @@ test('semantic rules name the exact path', () => {
     [{ strategy: { mode: 'loadbalance', on_status_codes: [500] }, targets: [openai] }, 'config.strategy.on_status_codes', 'only allowed with mode fallback'],
     [{ strategy: { mode: 'loadbalance' }, targets: [{ ...openai, weight: 0 }, { ...openai, weight: 0 }] }, 'config.targets', 'weight above 0'],
     [{ ...openai, custom_host: 'ftp://files.example.com' }, 'config.custom_host', 'http or https URL'],
+    [{ ...openai, cache: { mode: 'semantic', embedding: { provider: 'openai', model: 'm', custom_host: 'file:///x' } } }, 'config.cache.embedding.custom_host', 'http or https URL'],
+    [{ ...openai, cache: { mode: 'simple', similarity_threshold: 0.9 } }, 'config.cache.similarity_threshold', 'only allowed with mode semantic'],
+    [{ strategy: { mode: 'fallback' }, targets: [openai, { ...openai, cache: { mode: 'simple', embedding: { provider: 'openai', model: 'm' } } }] }, 'config.targets[1].cache.embedding', 'only allowed with mode semantic'],
     [{ ...openai, custom_host: 'not a url' }, 'config.custom_host'],
     [{ ...openai, forward_headers: ['x-trace', 'X-Gateway-Forward-Headers'] }, 'config.forward_headers[1]'],
     [
@@ -189,8 +205,25 @@ test('an injected provider check refuses unknown providers by path', () => {
   assert.equal(inline(openai, options).provider, 'openai');
 });
 
+test('an injected embeddings check refuses an embedding provider that cannot embed, by path', () => {
+  const options = { isKnownProvider: (name: string) => name !== 'nope', servesEmbeddings: (name: string) => name === 'openai' };
+  const semantic = (provider: string) => ({ ...openai, cache: { mode: 'semantic', embedding: { provider, model: 'm' } } });
+  rejects(semantic('nope'), 'config.cache.embedding.provider', 'unknown provider "nope"', options);
+  rejects(semantic('anthropic'), 'config.cache.embedding.provider', 'does not serve embeddings', options);
+  assert.equal(inline(semantic('openai'), options).cache?.embedding?.provider, 'openai');
+});
+
 test('the exported schema is a recursive JSON schema for the OpenAPI document', () => {
   assert.equal(ConfigSchema.$id, 'GatewayConfig');
   assert.equal(ConfigSchema.additionalProperties, false);
   assert.deepEqual(JSON.parse(JSON.stringify(ConfigSchema.properties.targets.items)), { $ref: 'GatewayConfig' });
+});
+
+test('a config nested past 64 levels is a 400 naming where, not a stack overflow', () => {
+  let config: Record<string, unknown> = { provider: 'openai' };
+  for (let level = 0; level < 2_000; level += 1) config = { strategy: { mode: 'fallback' }, targets: [config] };
+  rejects(config, `config${'.targets[0]'.repeat(32)}`, 'nested deeper than 64 levels');
+  let ok: Record<string, unknown> = { provider: 'openai' };
+  for (let level = 0; level < 20; level += 1) ok = { strategy: { mode: 'fallback' }, targets: [ok] };
+  assert.equal(parseConfig(ok).kind, 'inline');
 });

@@ -18,7 +18,12 @@ test('settings inherit down the tree unless the child sets them; override_params
       strategy: { mode: 'fallback', on_status_codes: [500] },
       targets: [
         { override_params: { model: 'gpt-4o-mini', metadata: { b: 2 } } },
-        { retry: { attempts: 5, use_retry_after_header: true }, request_timeout: 100, cache: { mode: 'semantic', max_age: 60 }, input_guardrails: [] },
+        {
+          retry: { attempts: 5, use_retry_after_header: true },
+          request_timeout: 100,
+          cache: { mode: 'semantic', max_age: 60, similarity_threshold: 0.9, embedding: { provider: 'openai', model: 'text-embedding-3-small', azure_api_version: 'v' } },
+          input_guardrails: [],
+        },
         { strategy: { mode: 'single' }, targets: [{ api_key: 'grandchild-key', override_params: { top_p: 1 } }] },
       ],
     }),
@@ -31,12 +36,17 @@ test('settings inherit down the tree unless the child sets them; override_params
   assert.deepEqual(first?.overrideParams, { model: 'gpt-4o-mini', temperature: 0, metadata: { b: 2 } });
   assert.deepEqual(first?.retry, { attempts: 2, onStatusCodes: [429], useRetryAfterHeader: false });
   assert.equal(first?.requestTimeoutMs, 3000);
-  assert.deepEqual(first?.cache, { mode: 'simple', maxAgeSeconds: undefined });
+  assert.deepEqual(first?.cache, { mode: 'simple', maxAgeSeconds: undefined, similarityThreshold: undefined, embedding: undefined });
   assert.deepEqual(first?.inputGuardrails, ['g-in']);
   assert.deepEqual(first?.forwardHeaders, ['x-trace']);
   assert.deepEqual(second?.retry, { attempts: 5, onStatusCodes: undefined, useRetryAfterHeader: true });
   assert.equal(second?.requestTimeoutMs, 100);
-  assert.deepEqual(second?.cache, { mode: 'semantic', maxAgeSeconds: 60 });
+  assert.deepEqual(second?.cache, {
+    mode: 'semantic',
+    maxAgeSeconds: 60,
+    similarityThreshold: 0.9,
+    embedding: { provider: 'openai', model: 'text-embedding-3-small', apiKey: undefined, customHost: undefined, cloud: { 'azure-api-version': 'v' } },
+  });
   assert.deepEqual(second?.inputGuardrails, []);
   assert.equal(third?.apiKey, 'grandchild-key');
   assert.equal(third?.provider, 'openai');

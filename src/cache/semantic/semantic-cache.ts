@@ -21,9 +21,6 @@ import type { VectorIndex } from './vector-index.ts';
 export const DEFAULT_SEMANTIC_THRESHOLD = 0.95;
 export const DEFAULT_SEMANTIC_MAX_ENTRIES = 10_000;
 
-/** The embedding call, injected: the pipeline calls the configured embedding provider, tests a fake. */
-export type Embed = (text: string) => Promise<Float32Array>;
-
 export interface SemanticEntryMeta {
   /** the entry's id in the index: the exact cache key */
   key: string;
@@ -51,9 +48,11 @@ export interface SemanticMatch {
 export interface SemanticCache {
   readonly threshold: number;
   readonly size: number;
-  /** The injected embedding call (so the pipeline holds one object), checked for the index's dimensions. */
-  embed(text: string): Promise<Float32Array>;
-  lookup(request: SemanticScope & { embedding: Float32Array }): SemanticMatch | undefined;
+  /**
+   * The best entry of the scope scoring at least `threshold` (default: the cache's). Throws a RangeError for an
+   * embedding of another dimension count than the index's: vectors of two models are never compared.
+   */
+  lookup(request: SemanticScope & { embedding: Float32Array; threshold?: number | undefined }): SemanticMatch | undefined;
   /** Records `key` (the exact cache key its answer is stored under) for this prompt for `maxAgeSeconds`. */
   store(entry: SemanticScope & { embedding: Float32Array; key: string; maxAgeSeconds: number }): void;
   /** Drops an entry whose answer is gone (the response cache missed on a semantic hit). */
@@ -63,7 +62,6 @@ export interface SemanticCache {
 export interface SemanticCacheOptions {
   /** give it a capacity of at least maxEntries, so the cache (not the index) decides what is evicted */
   index: VectorIndex<SemanticEntryMeta>;
-  embed: Embed;
   /** cosine similarity a match needs; default 0.95 (DEFAULT_SEMANTIC_THRESHOLD, reasons there) */
   threshold?: number;
   /** entries kept before the least recently used is dropped; default 10,000 */
@@ -90,14 +88,7 @@ export function createSemanticCache(options: SemanticCacheOptions): SemanticCach
     get size() {
       return order.size;
     },
-    async embed(text) {
-      const vector = await options.embed(text);
-      if (vector.length !== index.dimensions) {
-        throw new RangeError(`the embedder returned ${vector.length} dimensions; the index holds ${index.dimensions}`);
-      }
-      return vector;
-    },
-    lookup({ namespace = '', model, variant = '', embedding }) {
+    lookup({ namespace = '', model, variant = '', embedding, threshold: floor = threshold }) {
       const at = now();
       const expired: string[] = [];
       const accept = (meta: SemanticEntryMeta): boolean => {
@@ -106,7 +97,7 @@ export function createSemanticCache(options: SemanticCacheOptions): SemanticCach
         expired.push(meta.key);
         return false;
       };
-      const [best] = index.search(embedding, 1, threshold, accept);
+      const [best] = index.search(embedding, 1, floor, accept);
       // swept after the scan, never during it: expired entries of this scope that scored above the threshold
       // go as they are met; the others leave through maxEntries
       for (const key of expired) forget(key);

@@ -4,13 +4,18 @@ const NOT_SECRET = new Set(['key_transition_period_ms', 'target_field', 'secret_
 
 export const MASK = '********';
 
+/** Whether a field of this name holds a secret (an API key, a token, a password...). */
+export function isSensitiveName(name: string): boolean {
+  return SENSITIVE.test(name) && !NOT_SECRET.has(name);
+}
+
 export function maskSecrets(value: unknown, depth = 0): unknown {
   if (depth > 20) return MASK;
   if (Array.isArray(value)) return value.map((item) => maskSecrets(item, depth + 1));
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [name, inner] of Object.entries(value as Record<string, unknown>)) {
-    out[name] = SENSITIVE.test(name) && !NOT_SECRET.has(name) && inner !== null && typeof inner !== 'object' ? MASK : maskSecrets(inner, depth + 1);
+    out[name] = isSensitiveName(name) && inner !== null && typeof inner !== 'object' ? MASK : maskSecrets(inner, depth + 1);
   }
   return out;
 }

@@ -3,55 +3,31 @@
  * or organisation-wide when no workspace is named. The checks are validated by the check registry; a taken slug
  * is a 409. Anything wrong leaves nothing behind (the caller's transaction).
  */
-import { randomBytes } from 'node:crypto';
 import type { Principal } from '../../core/context.ts';
-import { conflict, invalidParam, notFound } from '../../core/errors.ts';
+import { conflict, invalidParam } from '../../core/errors.ts';
 import type { CheckRegistry } from '../../guardrails/registry.ts';
 import type { CreateGuardrailBody } from '../../http/admin/guardrails/schemas.ts';
-import { isUuid } from '../../http/admin/params.ts';
 import type { Db } from '../../storage/database.ts';
 import { guardrailSlugTaken, insertGuardrail, type GuardrailRow } from '../../storage/repositories/guardrails.ts';
-import { findWorkspace, isUniqueViolation } from '../../storage/repositories/workspaces.ts';
+import { isUniqueViolation } from '../../storage/repositories/workspaces.ts';
+import { chooseSlug, prefixedSlug, randomHex6 } from '../slugs.ts';
+import { targetWorkspace } from '../workspaces/access.ts';
 import { actorId, requireGuardrailManager } from './access.ts';
 import { normaliseActions, normaliseChecks } from './definition.ts';
 
-const SLUG_ATTEMPTS = 5;
-
 /** `pg-<name, slugified, at most 10 chars>-<6 hex>`, as in the reference's examples (`pg-patron-1d0224`). */
-export function generateGuardrailSlug(name: string, randomHex: () => string = () => randomBytes(3).toString('hex')): string {
-  const stem = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+/, '')
-    .slice(0, 10)
-    .replace(/-+$/, '');
-  return `pg-${stem || 'guardrail'}-${randomHex()}`;
+export function generateGuardrailSlug(name: string, randomHex: () => string = randomHex6): string {
+  return prefixedSlug('pg', name, 10, 'guardrail', randomHex);
 }
 
-async function chooseSlug(db: Db, organisationId: string, name: string, requested: string | undefined): Promise<string> {
-  if (requested !== undefined) {
-    // {guardrailId} is read as an id when it looks like one, so a UUID-shaped slug could never be addressed
-    if (isUuid(requested)) throw invalidParam('slug', 'slug must not have the form of a UUID.');
-    if (await guardrailSlugTaken(db, organisationId, requested)) throw conflict(`A guardrail with slug "${requested}" already exists.`, 'guardrail_slug_taken');
-    return requested;
-  }
-  for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt += 1) {
-    const slug = generateGuardrailSlug(name);
-    if (!(await guardrailSlugTaken(db, organisationId, slug))) return slug;
-  }
-  throw conflict('Could not generate a free guardrail slug; give one explicitly.', 'guardrail_slug_taken');
-}
-
-/** The workspace the guardrail goes to: null is organisation-wide. */
-async function targetWorkspace(db: Db, principal: Principal, workspaceParam: string | undefined): Promise<string | null> {
-  if (workspaceParam === undefined) return principal.keyType === 'workspace' ? principal.workspaceId : null;
-  const workspace = await findWorkspace(db, principal.organisationId, workspaceParam);
-  if (!workspace || (principal.keyType === 'workspace' && workspace.id !== principal.workspaceId)) {
-    throw notFound(`Workspace "${workspaceParam}" not found.`, 'workspace_not_found');
-  }
-  return workspace.id;
+function chooseGuardrailSlug(db: Db, organisationId: string, name: string, requested: string | undefined): Promise<string> {
+  return chooseSlug({
+    requested,
+    generate: () => generateGuardrailSlug(name),
+    taken: (slug) => guardrailSlugTaken(db, organisationId, slug),
+    resource: 'a guardrail',
+    conflictCode: 'guardrail_slug_taken',
+  });
 }
 
 export async function createGuardrail(
@@ -66,7 +42,7 @@ export async function createGuardrail(
   const workspaceId = await targetWorkspace(db, principal, body.workspace_id);
   requireGuardrailManager(principal, workspaceId, 'create');
   const checks = normaliseChecks(body.checks, registry);
-  const slug = await chooseSlug(db, principal.organisationId, body.name, body.slug);
+  const slug = await chooseGuardrailSlug(db, principal.organisationId, body.name, body.slug);
   try {
     return await insertGuardrail(db, {
       organisationId: principal.organisationId,

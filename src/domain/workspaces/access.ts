@@ -30,3 +30,17 @@ export async function managedWorkspace(db: Db, principal: Principal, idOrSlug: s
   requireMemberManager(principal, workspace.id, what);
   return workspace;
 }
+
+/**
+ * The workspace a new workspace-scoped resource (guardrail, config) goes to: the named one (id or slug; a workspace
+ * key may name its own only, another is a 404), else the caller's for a workspace key, else null (organisation-wide).
+ * Whether the caller may create there is the use case's check.
+ */
+export async function targetWorkspace(db: Db, principal: Principal, workspaceParam: string | undefined): Promise<string | null> {
+  if (workspaceParam === undefined) return principal.keyType === 'workspace' ? principal.workspaceId : null;
+  const workspace = await findWorkspace(db, principal.organisationId, workspaceParam);
+  if (!workspace || (principal.keyType === 'workspace' && workspace.id !== principal.workspaceId)) {
+    throw notFound(`Workspace "${workspaceParam}" not found.`, 'workspace_not_found');
+  }
+  return workspace.id;
+}

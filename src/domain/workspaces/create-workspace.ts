@@ -2,7 +2,6 @@
  * Creates a workspace (admin keys of organisation owners/admins only). The listed users join it as members;
  * an unknown user, a taken slug or anything else wrong leaves nothing behind (the caller's transaction).
  */
-import { randomBytes } from 'node:crypto';
 import { requireAdminKey } from '../../auth/authorize.ts';
 import type { Principal } from '../../core/context.ts';
 import { conflict, invalidParam } from '../../core/errors.ts';
@@ -10,35 +9,22 @@ import type { CreateWorkspaceBody } from '../../http/admin/workspaces/schemas.ts
 import { isUuid } from '../../http/admin/params.ts';
 import type { Db } from '../../storage/database.ts';
 import { insertMembers, organisationUserIds } from '../../storage/repositories/workspace-members.ts';
+import { chooseSlug, prefixedSlug, randomHex6 } from '../slugs.ts';
 import { createWorkspaceRow, isUniqueViolation, slugTaken, type WorkspaceRow } from '../../storage/repositories/workspaces.ts';
 
-const SLUG_ATTEMPTS = 5;
-
 /** `ws-<name, slugified, at most 10 chars>-<6 hex>`, as in the reference's examples (`ws-test-a-174eb1`). */
-export function generateSlug(name: string, randomHex: () => string = () => randomBytes(3).toString('hex')): string {
-  const stem = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '') // accents split off by NFKD: "Über" -> "uber"
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+/, '')
-    .slice(0, 10)
-    .replace(/-+$/, '');
-  return `ws-${stem || 'workspace'}-${randomHex()}`;
+export function generateSlug(name: string, randomHex: () => string = randomHex6): string {
+  return prefixedSlug('ws', name, 10, 'workspace', randomHex);
 }
 
-async function chooseSlug(db: Db, organisationId: string, name: string, requested: string | undefined): Promise<string> {
-  if (requested !== undefined) {
-    // a UUID-shaped slug could never be addressed: {workspaceId} is read as an id when it looks like one
-    if (isUuid(requested)) throw invalidParam('slug', 'slug must not have the form of a UUID.');
-    if (await slugTaken(db, organisationId, requested)) throw conflict(`A workspace with slug "${requested}" already exists.`, 'workspace_slug_taken');
-    return requested;
-  }
-  for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt += 1) {
-    const slug = generateSlug(name);
-    if (!(await slugTaken(db, organisationId, slug))) return slug;
-  }
-  throw conflict('Could not generate a free workspace slug; give one explicitly.', 'workspace_slug_taken');
+function chooseWorkspaceSlug(db: Db, organisationId: string, name: string, requested: string | undefined): Promise<string> {
+  return chooseSlug({
+    requested,
+    generate: () => generateSlug(name),
+    taken: (slug) => slugTaken(db, organisationId, slug),
+    resource: 'a workspace',
+    conflictCode: 'workspace_slug_taken',
+  });
 }
 
 export async function createWorkspace(db: Db, principal: Principal, body: CreateWorkspaceBody): Promise<WorkspaceRow> {
@@ -50,7 +36,7 @@ export async function createWorkspace(db: Db, principal: Principal, body: Create
     if (!known.has(id)) throw invalidParam(`users[${index}]`, `User "${body.users?.[index]}" is not a user of this organisation.`, 'user_not_found');
   });
 
-  const slug = await chooseSlug(db, organisationId, body.name, body.slug);
+  const slug = await chooseWorkspaceSlug(db, organisationId, body.name, body.slug);
   let row: WorkspaceRow;
   try {
     row = await createWorkspaceRow(db, {

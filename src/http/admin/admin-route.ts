@@ -11,6 +11,8 @@ import { GatewayError, unauthorized } from '../../core/errors.ts';
 import { maskHeaders, maskSecrets } from '../../domain/audit/mask.ts';
 import type { CheckRegistry } from '../../guardrails/registry.ts';
 import type { KvStore } from '../../kv/store.ts';
+import type { ParseConfigOptions } from '../../routing/config-schema.ts';
+import type { SecretCipher } from '../../secrets/cipher.ts';
 import type { Database, Db } from '../../storage/database.ts';
 import { insertAuditLog } from '../../storage/repositories/audit-logs.ts';
 
@@ -22,6 +24,12 @@ export interface AdminDeps {
   now: () => Date;
   /** validates guardrail check lists (built with the SSRF allowlist); the guardrail routes make their own when absent */
   checkRegistry?: CheckRegistry;
+  /** seals the credentials of saved configs at rest */
+  secrets: SecretCipher;
+  /** what a saved config is checked against (the providers the registry knows); every built-in provider when absent */
+  configRules?: ParseConfigOptions;
+  /** this node's saved-config cache: dropped at once on a change (the other nodes hear it over pub/sub) */
+  savedConfigs?: { invalidate(): Promise<void> };
 }
 
 export interface AdminContext {

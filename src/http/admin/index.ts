@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AdminDeps } from './admin-route.ts';
 import { registerApiKeyRoutes } from './api-keys/routes.ts';
 import { registerAuditLogRoutes } from './audit-logs/routes.ts';
+import { registerConfigRoutes } from './configs/routes.ts';
 import { registerGuardrailRoutes } from './guardrails/routes.ts';
 import { registerOrganisationRoutes } from './organisation/routes.ts';
 import { registerInviteRoutes } from './users/invites-routes.ts';
@@ -14,6 +15,7 @@ export type { AdminDeps } from './admin-route.ts';
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
   registerApiKeyRoutes(app, deps);
   registerAuditLogRoutes(app, deps);
+  registerConfigRoutes(app, deps);
   registerGuardrailRoutes(app, deps);
   registerOrganisationRoutes(app, deps);
   registerUserRoutes(app, deps);

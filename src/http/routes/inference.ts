@@ -19,22 +19,22 @@ const VALIDATED_POSTS: ReadonlyArray<[string, RouteKind, (body: unknown) => unkn
 
 export function registerInferenceRoutes(app: FastifyInstance, deps: ForwardDeps): void {
   for (const [url, route, validate] of VALIDATED_POSTS) {
-    app.post(url, async (request, reply) => {
+    app.post(url, { config: { routeKind: route } }, async (request, reply) => {
       validate(request.body);
       await forward(request, reply, route, deps);
     });
   }
 
-  app.post('/v1/responses', async (request, reply) => {
+  app.post('/v1/responses', { config: { routeKind: 'responses.create' } }, async (request, reply) => {
     await forward(request, reply, 'responses.create', deps);
   });
-  app.get('/v1/responses/:response_id', async (request, reply) => {
+  app.get('/v1/responses/:response_id', { config: { routeKind: 'responses.get' } }, async (request, reply) => {
     await forward(request, reply, 'responses.get', deps);
   });
-  app.delete('/v1/responses/:response_id', async (request, reply) => {
+  app.delete('/v1/responses/:response_id', { config: { routeKind: 'responses.delete' } }, async (request, reply) => {
     await forward(request, reply, 'responses.delete', deps);
   });
-  app.get('/v1/responses/:response_id/input_items', async (request, reply) => {
+  app.get('/v1/responses/:response_id/input_items', { config: { routeKind: 'responses.input_items' } }, async (request, reply) => {
     parseInputItemsQuery(request.query as Record<string, unknown>);
     await forward(request, reply, 'responses.input_items', deps);
   });

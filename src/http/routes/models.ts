@@ -5,20 +5,21 @@
 import type { FastifyInstance } from 'fastify';
 import { integratedModels, listCatalogModels, parseModelsQuery } from '../../catalog/catalog.ts';
 import { hasProviderSignal } from '../../core/resolve-target.ts';
-import { parseConfig } from '../../routing/config-schema.ts';
+import type { Principal } from '../../core/context.ts';
+import { configForRequest } from '../../routing/saved-configs.ts';
 import { forward, gatewayHeadersOf, type ForwardDeps } from '../forward.ts';
 
-/** The seed: a config's `fetch_integrated_models: true` works like the header. */
-function configAsksForCatalog(raw: string | undefined): boolean {
+/** The seed: a config's `fetch_integrated_models: true` works like the header, for a saved config too. */
+async function configAsksForCatalog(raw: string | undefined, principal: Principal | undefined, deps: ForwardDeps): Promise<boolean> {
   if (!raw) return false;
-  const parsed = parseConfig(raw);
-  return parsed.kind === 'inline' && parsed.config.fetch_integrated_models === true;
+  const requested = await configForRequest(raw, principal, deps.savedConfigs, {});
+  return requested?.config.fetch_integrated_models === true;
 }
 
 export function registerModelsRoute(app: FastifyInstance, deps: ForwardDeps): void {
-  app.get('/v1/models', async (request, reply) => {
+  app.get('/v1/models', { config: { routeKind: 'models' } }, async (request, reply) => {
     const headers = gatewayHeadersOf(request, reply, deps);
-    if (headers.fetchIntegratedModels === true || !hasProviderSignal(headers) || configAsksForCatalog(headers.config)) {
+    if (headers.fetchIntegratedModels === true || !hasProviderSignal(headers) || (await configAsksForCatalog(headers.config, request.principal, deps))) {
       const query = parseModelsQuery(request.query as Record<string, unknown>);
       reply.header('x-gateway-cache-status', 'DISABLED');
       return listCatalogModels(integratedModels, query);

@@ -23,6 +23,7 @@ export function registerProxyRoutes(app: FastifyInstance, deps: ForwardDeps): vo
   const handle = (prefix: string) => async (request: FastifyRequest, reply: FastifyReply) => {
     await forward(request, reply, 'passthrough', deps, pathAfter(request, prefix));
   };
-  app.route({ method: [...METHODS], url: '/v1/proxy/*', handler: handle('/v1/proxy') });
-  app.route({ method: [...METHODS], url: '/v1/*', handler: handle('/v1') });
+  const config = { routeKind: 'passthrough' as const };
+  app.route({ method: [...METHODS], url: '/v1/proxy/*', config, handler: handle('/v1/proxy') });
+  app.route({ method: [...METHODS], url: '/v1/*', config, handler: handle('/v1') });
 }

@@ -48,7 +48,8 @@ export function registerGuardrailRoutes(app: FastifyInstance, deps: AdminDeps): 
   app.post('/v1/guardrails', adminRoute(deps, { action: 'guardrails.create', resourceType: RESOURCE, scope: 'guardrails.create', mutation: true }, async (ctx) => {
     const body = validateCreateGuardrail(ctx.request.body);
     const row = await createGuardrail(ctx.db, ctx.principal, body, checks);
-    return { body: guardrailRefView(row), resourceId: row.id, workspaceId: row.workspaceId };
+    // a slug looked up before it existed is cached as unknown on every node
+    return { body: guardrailRefView(row), resourceId: row.id, workspaceId: row.workspaceId, afterCommit: () => announceGuardrailChange(deps.kv) };
   }));
 
   app.get('/v1/guardrails', adminRoute(deps, { action: 'guardrails.list', resourceType: RESOURCE, scope: 'guardrails.list', mutation: false }, async (ctx) => {

@@ -12,6 +12,7 @@ import { adminRoute, type AdminDeps } from '../admin-route.ts';
 import { listBody, optionalString, pageParams } from '../params.ts';
 import { registerWorkspaceMemberRoutes } from './members-routes.ts';
 import { validateCreateWorkspace, validateUpdateWorkspace, WORKSPACE_STATUSES } from './schemas.ts';
+import { announceWorkspaceChange } from '../../../routing/workspace-defaults.ts';
 
 const RESOURCE = 'workspace';
 
@@ -58,13 +59,14 @@ export function registerWorkspaceRoutes(app: FastifyInstance, deps: AdminDeps): 
     const idOrSlug = workspaceParam(ctx.request.params);
     const body = validateUpdateWorkspace(ctx.request.body);
     const row = await updateWorkspace(ctx.db, ctx.principal, idOrSlug, body);
-    return { body: {}, resourceId: row.id, workspaceId: row.id };
+    // the default guardrails of every request of the workspace may have changed
+    return { body: {}, resourceId: row.id, workspaceId: row.id, afterCommit: () => announceWorkspaceChange(deps.kv) };
   }));
 
   // 200 with no body (reference §0.3: workspace delete is one of the exceptions to `{}`)
   app.delete('/v1/admin/workspaces/:workspaceId', adminRoute(deps, { action: 'workspaces.delete', resourceType: RESOURCE, scope: 'workspaces.delete', mutation: true }, async (ctx) => {
     const row = await deleteWorkspace(ctx.db, ctx.principal, workspaceParam(ctx.request.params));
-    return { resourceId: row.id, workspaceId: row.id };
+    return { resourceId: row.id, workspaceId: row.id, afterCommit: () => announceWorkspaceChange(deps.kv) };
   }));
 
   registerWorkspaceMemberRoutes(app, deps);

@@ -1,0 +1,99 @@
+/**
+ * The Configs group (api-surface §3.1): POST|GET /configs, GET|PUT|DELETE /configs/{slug} (id or slug),
+ * GET /configs/{slug}/versions. Envelopes are the reference's (`{success, data}` for create, get and update) so
+ * its clients work; lists use the one list shape of the admin API.
+ */
+import type { FastifyInstance } from 'fastify';
+import { canAccessWorkspace, isOrganisationAdmin } from '../../../auth/authorize.ts';
+import { notFound } from '../../../core/errors.ts';
+import { configParam, visibleConfig } from '../../../domain/configs/access.ts';
+import { createConfig } from '../../../domain/configs/create-config.ts';
+import { deleteConfig, updateConfig } from '../../../domain/configs/manage-config.ts';
+import { configDetailsView, configSummaryView, configVersionView } from '../../../domain/configs/views.ts';
+import { createProviderRegistry } from '../../../providers/registry.ts';
+import type { ParseConfigOptions } from '../../../routing/config-schema.ts';
+import { announceConfigChange } from '../../../routing/saved-configs.ts';
+import { findConfigVersion, listConfigs, listConfigVersions } from '../../../storage/repositories/configs.ts';
+import { findWorkspace } from '../../../storage/repositories/workspaces.ts';
+import { adminRoute, type AdminContext, type AdminDeps } from '../admin-route.ts';
+import { listBody, optionalString, pageParams } from '../params.ts';
+import { validateCreateConfig, validateUpdateConfig } from './schemas.ts';
+
+const RESOURCE = 'config';
+
+/** `workspace_id` filter (id or slug): only a workspace the caller may access (a workspace key: its own). */
+async function workspaceFilter(ctx: AdminContext): Promise<string | undefined> {
+  const value = optionalString(ctx.request.query, 'workspace_id');
+  if (value === undefined) return undefined;
+  const workspace = await findWorkspace(ctx.db, ctx.principal.organisationId, value);
+  if (!workspace || !canAccessWorkspace(ctx.principal, workspace.id)) {
+    throw notFound(`Workspace "${value}" not found.`, 'workspace_not_found');
+  }
+  return workspace.id;
+}
+
+/** The providers every gateway has: a config naming another is a 400. */
+function builtInRules(): ParseConfigOptions {
+  const registry = createProviderRegistry();
+  return { isKnownProvider: (name) => registry.has(name) };
+}
+
+export function registerConfigRoutes(app: FastifyInstance, deps: AdminDeps): void {
+  const rules = deps.configRules ?? builtInRules();
+  // every node drops its cached copies: this one at once, the others over pub/sub
+  const changed = () => (deps.savedConfigs ? deps.savedConfigs.invalidate() : announceConfigChange(deps.kv));
+
+  app.post('/v1/configs', adminRoute(deps, { action: 'configs.create', resourceType: RESOURCE, scope: 'configs.create', mutation: true }, async (ctx) => {
+    const body = validateCreateConfig(ctx.request.body);
+    const { config, version } = await createConfig(ctx.db, ctx.principal, body, rules, deps.secrets);
+    return {
+      body: { success: true, data: { id: config.id, slug: config.slug, version_id: version.id } },
+      resourceId: config.id,
+      workspaceId: config.workspaceId,
+      // a reference looked up before it existed is cached as unknown; a new default replaces the old one
+      afterCommit: changed,
+    };
+  }));
+
+  app.get('/v1/configs', adminRoute(deps, { action: 'configs.list', resourceType: RESOURCE, scope: 'configs.list', mutation: false }, async (ctx) => {
+    const page = pageParams(ctx.request.query, { defaultSize: 100, maxSize: 1000 });
+    const workspaceId = await workspaceFilter(ctx);
+    const { principal } = ctx;
+    // organisation-level callers that are not admins see no workspace, and no organisation-wide config either
+    if (principal.keyType === 'organisation' && !isOrganisationAdmin(principal)) return { body: listBody(0, []) };
+    const { total, rows } = await listConfigs(ctx.db, {
+      organisationId: principal.organisationId,
+      workspaceId,
+      visibleToWorkspace: principal.keyType === 'workspace' ? principal.workspaceId : undefined,
+    }, page);
+    return { body: listBody(total, rows.map(configSummaryView)) };
+  }));
+
+  app.get('/v1/configs/:slug', adminRoute(deps, { action: 'configs.read', resourceType: RESOURCE, scope: 'configs.read', mutation: false }, async (ctx) => {
+    const idOrSlug = configParam(ctx.request.params);
+    const row = await visibleConfig(ctx.db, ctx.principal, idOrSlug);
+    const version = row.currentVersionId ? await findConfigVersion(ctx.db, row.currentVersionId) : undefined;
+    if (!version) throw notFound(`Config "${idOrSlug}" has no version.`, 'config_not_found');
+    return { body: { success: true, data: configDetailsView(row, version) }, resourceId: row.id, workspaceId: row.workspaceId };
+  }));
+
+  app.put('/v1/configs/:slug', adminRoute(deps, { action: 'configs.update', resourceType: RESOURCE, scope: 'configs.update', mutation: true }, async (ctx) => {
+    const idOrSlug = configParam(ctx.request.params);
+    const body = validateUpdateConfig(ctx.request.body);
+    const { config, version } = await updateConfig(ctx.db, ctx.principal, idOrSlug, body, rules, deps.secrets);
+    return { body: { success: true, data: { version_id: version.id } }, resourceId: config.id, workspaceId: config.workspaceId, afterCommit: changed };
+  }));
+
+  app.delete('/v1/configs/:slug', adminRoute(deps, { action: 'configs.delete', resourceType: RESOURCE, scope: 'configs.delete', mutation: true }, async (ctx) => {
+    const row = await deleteConfig(ctx.db, ctx.principal, configParam(ctx.request.params));
+    return { body: {}, resourceId: row.id, workspaceId: row.workspaceId, afterCommit: changed };
+  }));
+
+  // newest first; reading versions is reading the config, so it takes configs.read
+  app.get('/v1/configs/:slug/versions', adminRoute(deps, { action: 'configs.read', resourceType: RESOURCE, scope: 'configs.read', mutation: false }, async (ctx) => {
+    const row = await visibleConfig(ctx.db, ctx.principal, configParam(ctx.request.params));
+    const page = pageParams(ctx.request.query, { defaultSize: 100, maxSize: 1000 });
+    const { total, rows } = await listConfigVersions(ctx.db, row.id, page);
+    return { body: listBody(total, rows.map((version) => configVersionView(row, version))), resourceId: row.id, workspaceId: row.workspaceId };
+  }));
+}

@@ -1,0 +1,87 @@
+/**
+ * A finished request's record -> its request_logs row. What is stored: who called (organisation, workspace, API key,
+ * user), the trace, route, method, path (never the query string: pass-through queries may carry provider keys),
+ * provider, model, status, timing, cache status, retries, the target that answered, token counts, x-gateway-metadata,
+ * guardrail verdicts and the error. What is not: request and response bodies, headers, provider credentials.
+ */
+import type { GatewayHeaders, Principal } from '../core/context.ts';
+import type { NewRequestLogRow } from '../storage/repositories/request-logs.ts';
+import type { LoggedError, RequestRecord } from './request-record.ts';
+
+/** nginx's 499 "client closed request": the connection closed before any of the answer was sent */
+export const CLIENT_CLOSED_STATUS = 499;
+const CLIENT_CLOSED: LoggedError = {
+  message: 'The client closed the connection before the answer was complete.',
+  type: 'client_closed',
+  code: 'client_closed_request',
+};
+
+export interface RowInputs {
+  id: string;
+  record: RequestRecord;
+  principal: Principal;
+  /** the parsed x-gateway-* headers; undefined when the request failed before they were parsed */
+  gateway: GatewayHeaders | undefined;
+  /** the trace id to use when `gateway` is undefined */
+  fallbackTraceId: string;
+  method: string;
+  /** the URL as received; the query string is cut off here */
+  url: string;
+  requestBody: unknown;
+  /** the status the client got */
+  status: number;
+  /** false when the client went away before the answer was complete */
+  completed: boolean;
+  /** whether any of the answer (its status line) reached the client */
+  headersSent: boolean;
+  endedAt: number;
+}
+
+function bodyField(body: unknown, name: 'model' | 'stream'): unknown {
+  return typeof body === 'object' && body !== null && !Buffer.isBuffer(body) ? (body as Record<string, unknown>)[name] : undefined;
+}
+
+export function logRow(input: RowInputs): NewRequestLogRow {
+  const { record, principal, gateway } = input;
+  const queryAt = input.url.indexOf('?');
+  const status = input.completed || input.headersSent ? input.status : CLIENT_CLOSED_STATUS;
+  const error = input.completed ? record.error : (record.error ?? CLIENT_CLOSED);
+  const requestModel = bodyField(input.requestBody, 'model');
+  const usage = record.usage;
+  const hooks = record.inputVerdicts || record.outputVerdicts
+    ? { before_request_hooks: record.inputVerdicts ?? [], after_request_hooks: record.outputVerdicts ?? [] }
+    : null;
+  return {
+    id: input.id,
+    organisationId: principal.organisationId,
+    workspaceId: principal.workspaceId,
+    // a JWT's key id is its jti or subject, not a key of ours
+    apiKeyId: principal.kind === 'api_key' ? principal.keyId : null,
+    userId: principal.userId,
+    createdAt: new Date(record.startedAt),
+    traceId: gateway?.trace.traceId ?? input.fallbackTraceId,
+    spanId: gateway?.trace.spanId ?? null,
+    parentSpanId: gateway?.trace.parentSpanId ?? null,
+    spanName: gateway?.trace.spanName ?? null,
+    route: record.route ?? 'unknown',
+    method: input.method,
+    path: queryAt >= 0 ? input.url.slice(0, queryAt) : input.url,
+    provider: record.provider ?? null,
+    model: record.model ?? (typeof requestModel === 'string' ? requestModel : undefined) ?? record.answerModel ?? null,
+    status,
+    isSuccess: status >= 200 && status < 300 && error === undefined,
+    streamMode: record.streamed || bodyField(input.requestBody, 'stream') === true,
+    responseTimeMs: Math.max(0, Math.round(input.endedAt - record.startedAt)),
+    cacheStatus: record.cacheStatus ?? null,
+    retryCount: record.retries,
+    lastUsedOptionIndex: record.optionPath ?? null,
+    configId: record.configId ?? null,
+    configVersionId: record.configVersionId ?? null,
+    promptTokens: usage?.prompt ?? null,
+    completionTokens: usage?.completion ?? null,
+    totalTokens: usage?.total ?? null,
+    metadata: gateway?.metadata ?? {},
+    hookResults: hooks,
+    error: error ? { message: error.message, type: error.type, code: error.code } : null,
+  };
+}

@@ -1,0 +1,186 @@
+/** The request-log writer with an injected insert and timer: batching by size and time, bounds, close, failures. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createRequestLogWriter, type DropReason, type RequestLogDeps, type WriterTimers } from '../../src/logging/request-log.ts';
+import type { NewRequestLogRow } from '../../src/storage/repositories/request-logs.ts';
+
+/** Timers that fire only when the test says so. */
+function manualTimers() {
+  const pending = new Map<number, { callback: () => void; ms: number }>();
+  let next = 0;
+  const timers: WriterTimers = {
+    set(callback, ms) {
+      next += 1;
+      pending.set(next, { callback, ms });
+      return next;
+    },
+    clear: (handle) => pending.delete(handle as number),
+  };
+  return {
+    timers,
+    /** delays of the timers armed now */
+    armed: () => [...pending.values()].map((timer) => timer.ms),
+    fire() {
+      const due = [...pending.values()];
+      pending.clear();
+      for (const timer of due) timer.callback();
+    },
+  };
+}
+
+function row(n: number): NewRequestLogRow {
+  return {
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    organisationId: '00000000-0000-4000-8000-000000000000',
+    createdAt: new Date(0),
+    traceId: `trace-${n}`,
+    route: 'chat',
+    method: 'POST',
+    path: '/v1/chat/completions',
+    status: 200,
+    isSuccess: true,
+    responseTimeMs: 1,
+  };
+}
+
+function harness(options: Partial<RequestLogDeps> = {}) {
+  const batches: string[][] = [];
+  const errors: Array<Record<string, unknown>> = [];
+  const drops = new Map<DropReason, number>();
+  const clock = manualTimers();
+  const writer = createRequestLogWriter({
+    insert: async (rows) => {
+      batches.push(rows.map((entry) => entry.traceId));
+    },
+    logger: { error: (details) => errors.push(details) },
+    dropped: { inc: ({ reason }, value) => drops.set(reason, (drops.get(reason) ?? 0) + value) },
+    timers: clock.timers,
+    batchSize: 3,
+    flushIntervalMs: 1_000,
+    ...options,
+  });
+  return { writer, batches, errors, drops, clock };
+}
+
+/** lets pending promise callbacks run */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+test('rows wait for the interval, then go out in one INSERT', async () => {
+  const { writer, batches, clock } = harness();
+  writer.write(row(1));
+  writer.write(row(2));
+  assert.deepEqual(batches, [], 'nothing is written on the request path');
+  assert.deepEqual(clock.armed(), [1_000], 'one timer for the whole batch');
+  clock.fire();
+  await settle();
+  assert.deepEqual(batches, [['trace-1', 'trace-2']]);
+  assert.equal(writer.pending, 0);
+  assert.deepEqual(clock.armed(), [], 'an idle writer arms no timer');
+});
+
+test('a full batch goes out on the next tick, not after the interval; a partial rest waits for the interval', async () => {
+  const { writer, batches, clock } = harness();
+  for (let n = 1; n <= 3; n += 1) writer.write(row(n));
+  assert.deepEqual(clock.armed(), [0]);
+  writer.write(row(4));
+  assert.deepEqual(clock.armed(), [0], 'further writes do not re-arm');
+  clock.fire();
+  await settle();
+  assert.deepEqual(batches, [['trace-1', 'trace-2', 'trace-3']], 'batches hold batchSize rows');
+  assert.deepEqual(clock.armed(), [1_000], 'one row left: it waits for the interval, no one-row INSERT now');
+  clock.fire();
+  await settle();
+  assert.deepEqual(batches, [['trace-1', 'trace-2', 'trace-3'], ['trace-4']]);
+});
+
+test('flush() writes everything queued, several batches back to back', async () => {
+  const { writer, batches } = harness();
+  for (let n = 1; n <= 7; n += 1) writer.write(row(n));
+  await writer.flush();
+  assert.deepEqual(batches.map((batch) => batch.length), [3, 3, 1]);
+  assert.equal(writer.pending, 0);
+});
+
+test('a full queue drops its oldest rows and counts them', async () => {
+  const { writer, batches, drops } = harness({ batchSize: 2, maxQueue: 3 });
+  for (let n = 1; n <= 5; n += 1) writer.write(row(n));
+  assert.equal(writer.pending, 3);
+  assert.equal(drops.get('queue_full'), 2);
+  await writer.flush();
+  assert.deepEqual(batches.flat(), ['trace-3', 'trace-4', 'trace-5']);
+});
+
+test('close() writes what is queued; later rows are dropped and counted', async () => {
+  const { writer, batches, drops, clock } = harness();
+  writer.write(row(1));
+  await writer.close();
+  assert.deepEqual(batches, [['trace-1']]);
+  assert.deepEqual(clock.armed(), []);
+  writer.write(row(2));
+  assert.equal(drops.get('closed'), 1);
+  assert.equal(writer.pending, 0);
+});
+
+test('a failing database is logged and counted, never thrown; the writer carries on', async () => {
+  let down = true;
+  const written: string[] = [];
+  const { writer, errors, drops } = harness({
+    insert: async (rows) => {
+      if (down) throw new Error('connection refused');
+      written.push(...rows.map((entry) => entry.traceId));
+    },
+  });
+  writer.write(row(1));
+  writer.write(row(2));
+  await writer.flush();
+  assert.equal(errors.length, 1);
+  assert.equal(errors[0]!.rows, 2);
+  assert.equal(drops.get('write_failed'), 2);
+  down = false;
+  writer.write(row(3));
+  await writer.flush();
+  assert.deepEqual(written, ['trace-3']);
+});
+
+test('a row the database refuses (a data error) does not take the rest of its batch with it', async () => {
+  const written: string[] = [];
+  const { writer, errors, drops } = harness({
+    insert: async (rows) => {
+      if (rows.some((entry) => entry.traceId === 'trace-2')) throw Object.assign(new Error('unsupported Unicode escape sequence'), { code: '22P05' });
+      written.push(...rows.map((entry) => entry.traceId));
+    },
+  });
+  for (let n = 1; n <= 3; n += 1) writer.write(row(n));
+  await writer.flush();
+  assert.deepEqual(written, ['trace-1', 'trace-3']);
+  assert.equal(drops.get('write_failed'), 1);
+  assert.equal(errors.length, 1);
+});
+
+test('one INSERT at a time: a flush during a flush waits for it, and rows queued meanwhile follow', async () => {
+  const releases: Array<() => void> = [];
+  let running = 0;
+  let most = 0;
+  const written: string[] = [];
+  const { writer } = harness({
+    insert: async (rows) => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise<void>((resolve) => releases.push(resolve));
+      written.push(...rows.map((entry) => entry.traceId));
+      running -= 1;
+    },
+  });
+  writer.write(row(1));
+  const first = writer.flush();
+  writer.write(row(2));
+  const second = writer.flush();
+  assert.equal(first, second, 'the running flush is shared');
+  assert.equal(releases.length, 1, 'the second row waits for the first INSERT');
+  releases[0]!();
+  while (releases.length < 2) await settle();
+  releases[1]!();
+  await second;
+  assert.deepEqual(written, ['trace-1', 'trace-2']);
+  assert.equal(most, 1);
+});

@@ -1,0 +1,79 @@
+/** Secrets at rest: the AES-256-GCM cipher, where its key comes from, and the credentials of a saved config. */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { createSecretCipher, isSealed } from '../src/secrets/cipher.ts';
+import { maskConfigSecrets, openConfigSecrets, sealConfigSecrets } from '../src/secrets/config-secrets.ts';
+import { KEY_FILE, loadEncryptionKey } from '../src/secrets/encryption-key.ts';
+
+const cipher = createSecretCipher(Buffer.alloc(32, 7));
+
+test('a sealed secret opens to itself, never contains it, and differs every time', () => {
+  const first = cipher.seal('sk-live-123');
+  const second = cipher.seal('sk-live-123');
+  assert.ok(isSealed(first));
+  assert.notEqual(first, second, 'a fresh IV per value');
+  assert.doesNotMatch(first, /sk-live/);
+  assert.equal(cipher.open(first), 'sk-live-123');
+  assert.equal(cipher.open(cipher.seal('')), '');
+  assert.equal(cipher.open(cipher.seal('ünïcødé ✓')), 'ünïcødé ✓');
+});
+
+test('a value altered at rest, or sealed with another key, does not open', () => {
+  const sealed = cipher.seal('sk-live-123');
+  const raw = Buffer.from(sealed.slice('enc:v1:'.length), 'base64');
+  raw[raw.length - 1] = raw[raw.length - 1]! ^ 1;
+  assert.throws(() => cipher.open(`enc:v1:${raw.toString('base64')}`));
+  assert.throws(() => createSecretCipher(Buffer.alloc(32, 8)).open(sealed));
+  assert.throws(() => cipher.open('enc:v1:AAAA'), /too short/);
+  assert.throws(() => cipher.open('plain'), /not a sealed secret/);
+  assert.throws(() => createSecretCipher(Buffer.alloc(16)), RangeError);
+});
+
+test('the key: from GATEWAY_ENCRYPTION_KEY (hex, base64 or passphrase), else generated once into the data dir', () => {
+  const hex = 'ab'.repeat(32);
+  assert.deepEqual(loadEncryptionKey(hex, '/nonexistent').key, Buffer.from(hex, 'hex'));
+  const base64 = Buffer.alloc(32, 3).toString('base64');
+  assert.deepEqual(loadEncryptionKey(base64, '/nonexistent').key, Buffer.alloc(32, 3));
+  const phrase = loadEncryptionKey('a long passphrase of more than 32 characters', '/nonexistent');
+  assert.equal(phrase.key.length, 32);
+  assert.deepEqual(phrase.key, loadEncryptionKey('a long passphrase of more than 32 characters', '/x').key, 'derived the same way every time');
+  assert.throws(() => loadEncryptionKey('short', '/nonexistent'), /GATEWAY_ENCRYPTION_KEY/);
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-key-'));
+  try {
+    const generated = loadEncryptionKey(undefined, dir);
+    assert.equal(generated.source, 'generated');
+    assert.equal(fs.statSync(path.join(dir, KEY_FILE)).mode & 0o777, 0o600);
+    const again = loadEncryptionKey(undefined, dir);
+    assert.equal(again.source, 'file');
+    assert.deepEqual(again.key, generated.key, 'a restart reads the same key');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a config\'s credentials are sealed at every depth, opened for use and masked for display; request params are not touched', () => {
+  const config = {
+    strategy: { mode: 'fallback' },
+    api_key: 'sk-root',
+    targets: [
+      { provider: 'bedrock', aws_access_key_id: 'AKIA1', aws_secret_access_key: 'aws-secret', aws_session_token: 'aws-token', override_params: { api_key: 'a request param' } },
+      { provider: 'vertex-ai', vertex_service_account_json: '{"private_key":"pk"}', cache: { mode: 'semantic', embedding: { provider: 'openai', model: 'e', api_key: 'sk-embed' } } },
+    ],
+    output_guardrails: [{ 'default.webhook': { webhookURL: 'https://hooks.example/check', headers: { Authorization: 'Bearer hook-secret' } } }],
+  };
+  const sealed = sealConfigSecrets(config, cipher);
+  const text = JSON.stringify(sealed);
+  for (const secret of ['sk-root', 'aws-secret', 'aws-token', 'private_key', 'sk-embed', 'hook-secret']) assert.doesNotMatch(text, new RegExp(secret));
+  assert.equal(sealed.targets[0]!.aws_access_key_id, 'AKIA1', 'an access key id is an identifier, not a secret');
+  assert.equal(sealed.targets[0]!.override_params.api_key, 'a request param');
+  assert.deepEqual(sealConfigSecrets(sealed, cipher), sealed, 'sealing twice changes nothing');
+  assert.deepEqual(openConfigSecrets(sealed, cipher), config);
+  const masked = maskConfigSecrets(sealed);
+  assert.equal(masked.api_key, '********');
+  assert.equal(masked.targets[1]!.cache!.embedding.api_key, '********');
+  assert.equal(masked.output_guardrails[0]!['default.webhook']!.headers.Authorization, '********');
+});
