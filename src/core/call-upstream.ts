@@ -110,3 +110,20 @@ export function toGatewayError(error: unknown, target: ProviderTarget): GatewayE
   const reason = error instanceof Error ? error.message : String(error);
   return badGateway(`Could not reach provider "${target.provider}": ${reason}`, 'upstream_unreachable');
 }
+
+/**
+ * Reads a (small, non-streamed) answer whole and ends the attempt. A read cut short by the request timeout is a
+ * 408; any other broken read a 502.
+ */
+export async function readAnswerText(attempt: UpstreamAttempt, target: ProviderTarget, timeoutMs: number | undefined): Promise<string> {
+  try {
+    const text = await attempt.response.body.text();
+    attempt.done(true);
+    return text;
+  } catch (error) {
+    attempt.done();
+    throw attempt.timedOut() && timeoutMs !== undefined
+      ? requestTimeout(timeoutMs)
+      : badGateway(`Reading the answer of "${target.provider}" failed: ${(error as Error).message}`);
+  }
+}

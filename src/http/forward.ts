@@ -1,7 +1,7 @@
 /**
- * The request pipeline of an inference route, wired by injection:
- * headers -> provider selection -> adapter -> upstream -> render. (Guardrails, cache, routing configs and the
- * request log slot in here as their issues land.)
+ * The request pipeline of an inference route, wired by injection: headers -> execute (config, guardrails, cache,
+ * retries and fallbacks: routing/execute.ts) -> render. What happened is noted on the request's log record, which
+ * the request-log plugin writes when the response closes.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AbortLink } from '../core/abort-link.ts';

@@ -7,8 +7,8 @@
  *   else converted by the adapter's transform.
  */
 import type { FastifyReply } from 'fastify';
-import type { UpstreamAttempt } from '../core/call-upstream.ts';
-import { badGateway, requestTimeout, type ErrorBody } from '../core/errors.ts';
+import { readAnswerText, type UpstreamAttempt } from '../core/call-upstream.ts';
+import { badGateway, type ErrorBody } from '../core/errors.ts';
 import { UNCHANGED, type ErrorParser, type InferenceCall, type ProviderAdapter, type ProviderTarget } from '../providers/contract.ts';
 import { collectingDecoder, identityDecoder, runOutputGuardrails, sendGuarded, type OutputGuardrails } from './render-guarded.ts';
 import type { StoreAnswer } from '../cache/pipeline.ts';
@@ -84,18 +84,9 @@ export async function renderUpstream(reply: FastifyReply, attempt: UpstreamAttem
   }
 
   // Built-in routes read the whole (small) answer: it must be JSON, and its usage is what the request log needs.
-  let text: string;
+  // the executor may have read and judged the answer already (output guardrails that retry or fall back)
   const judged = options.guardrails?.judged;
-  try {
-    // the executor may have read and judged the answer already (output guardrails that retry or fall back)
-    text = judged ? judged.text : await response.body.text();
-    attempt.done(true);
-  } catch (error) {
-    attempt.done();
-    throw attempt.timedOut() && options.timeoutMs !== undefined
-      ? requestTimeout(options.timeoutMs)
-      : badGateway(`Reading the answer of "${target.provider}" failed: ${(error as Error).message}`);
-  }
+  const text = judged ? judged.text : await readAnswerText(attempt, target, options.timeoutMs);
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -12,10 +12,10 @@
  * reads nor checks twice. A stream is judged by the renderer after its last chunk: by then it has reached the
  * client and can no longer be retried.
  */
-import type { UpstreamAttempt } from '../core/call-upstream.ts';
+import { readAnswerText, type UpstreamAttempt } from '../core/call-upstream.ts';
 import type { AbortLink } from '../core/abort-link.ts';
 import type { GatewayHeaders, Principal } from '../core/context.ts';
-import { badGateway, requestTimeout } from '../core/errors.ts';
+import { badGateway } from '../core/errors.ts';
 import {
   GUARDRAIL_DENIED_STATUS,
   GUARDRAIL_FAILED_STATUS,
@@ -136,16 +136,7 @@ export async function judgeAnswer(
   deps: GuardDeps,
 ): Promise<JudgedAnswer> {
   const { adapter, target, call } = context;
-  let text: string;
-  try {
-    text = await answer.response.body.text();
-    answer.done(true);
-  } catch (error) {
-    answer.done();
-    throw answer.timedOut() && context.timeoutMs !== undefined
-      ? requestTimeout(context.timeoutMs)
-      : badGateway(`Reading the answer of "${target.provider}" failed: ${(error as Error).message}`);
-  }
+  const text = await readAnswerText(answer, target, context.timeoutMs);
   let canonical: unknown;
   try {
     canonical = JSON.parse(text);

@@ -4,7 +4,7 @@
  * its clients work; lists use the one list shape of the admin API.
  */
 import type { FastifyInstance } from 'fastify';
-import { canAccessWorkspace, isOrganisationAdmin } from '../../../auth/authorize.ts';
+import { isOrganisationAdmin } from '../../../auth/authorize.ts';
 import { notFound } from '../../../core/errors.ts';
 import { configParam, visibleConfig } from '../../../domain/configs/access.ts';
 import { createConfig } from '../../../domain/configs/create-config.ts';
@@ -14,23 +14,12 @@ import { createProviderRegistry } from '../../../providers/registry.ts';
 import type { ParseConfigOptions } from '../../../routing/config-schema.ts';
 import { announceConfigChange } from '../../../routing/saved-configs.ts';
 import { findConfigVersion, listConfigs, listConfigVersions } from '../../../storage/repositories/configs.ts';
-import { findWorkspace } from '../../../storage/repositories/workspaces.ts';
-import { adminRoute, type AdminContext, type AdminDeps } from '../admin-route.ts';
-import { listBody, optionalString, pageParams } from '../params.ts';
+import { workspaceFilter } from '../workspace-filter.ts';
+import { adminRoute, type AdminDeps } from '../admin-route.ts';
+import { listBody, pageParams } from '../params.ts';
 import { validateCreateConfig, validateUpdateConfig } from './schemas.ts';
 
 const RESOURCE = 'config';
-
-/** `workspace_id` filter (id or slug): only a workspace the caller may access (a workspace key: its own). */
-async function workspaceFilter(ctx: AdminContext): Promise<string | undefined> {
-  const value = optionalString(ctx.request.query, 'workspace_id');
-  if (value === undefined) return undefined;
-  const workspace = await findWorkspace(ctx.db, ctx.principal.organisationId, value);
-  if (!workspace || !canAccessWorkspace(ctx.principal, workspace.id)) {
-    throw notFound(`Workspace "${value}" not found.`, 'workspace_not_found');
-  }
-  return workspace.id;
-}
 
 /** The providers every gateway has: a config naming another is a 400. */
 function builtInRules(): ParseConfigOptions {

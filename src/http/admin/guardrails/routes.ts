@@ -1,8 +1,8 @@
 /** The Guardrails group (api-surface §3.14): POST|GET /guardrails, GET|PUT|DELETE /guardrails/{guardrailId} (id or slug). */
 import { announceGuardrailChange } from '../../../guardrails/saved.ts';
 import type { FastifyInstance } from 'fastify';
-import { canAccessWorkspace, isOrganisationAdmin } from '../../../auth/authorize.ts';
-import { invalidParam, notFound } from '../../../core/errors.ts';
+import { isOrganisationAdmin } from '../../../auth/authorize.ts';
+import { invalidParam } from '../../../core/errors.ts';
 import { guardrailParam, visibleGuardrail } from '../../../domain/guardrails/access.ts';
 import { createGuardrail } from '../../../domain/guardrails/create-guardrail.ts';
 import { deleteGuardrail, updateGuardrail } from '../../../domain/guardrails/manage-guardrail.ts';
@@ -10,23 +10,12 @@ import { guardrailDetailsView, guardrailRefView, guardrailSummaryView } from '..
 import { createCheckRegistry, type CheckRegistry } from '../../../guardrails/registry.ts';
 import { parseAllowlist } from '../../../upstream/ssrf-guard.ts';
 import { listGuardrails } from '../../../storage/repositories/guardrails.ts';
-import { findWorkspace } from '../../../storage/repositories/workspaces.ts';
+import { workspaceFilter } from '../workspace-filter.ts';
 import { adminRoute, type AdminContext, type AdminDeps } from '../admin-route.ts';
 import { isUuid, listBody, optionalString, pageParams } from '../params.ts';
 import { validateCreateGuardrail, validateUpdateGuardrail } from './schemas.ts';
 
 const RESOURCE = 'guardrail';
-
-/** `workspace_id` filter (id or slug): only a workspace the caller may access (a workspace key: its own). */
-async function workspaceFilter(ctx: AdminContext): Promise<string | undefined> {
-  const value = optionalString(ctx.request.query, 'workspace_id');
-  if (value === undefined) return undefined;
-  const workspace = await findWorkspace(ctx.db, ctx.principal.organisationId, value);
-  if (!workspace || !canAccessWorkspace(ctx.principal, workspace.id)) {
-    throw notFound(`Workspace "${value}" not found.`, 'workspace_not_found');
-  }
-  return workspace.id;
-}
 
 function organisationFilter(ctx: AdminContext): void {
   const value = optionalString(ctx.request.query, 'organisation_id');
