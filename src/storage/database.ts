@@ -2,14 +2,13 @@
  * Opens the relational store: PGlite in the data dir by default, PostgreSQL when a URL is given.
  * Both are driven through the same Drizzle schema and the same SQL.
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { startPgliteWorker } from './pglite-worker/client.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -52,18 +51,16 @@ async function openPostgres(url: string): Promise<Database> {
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  // The embedded database holds the control plane only (the hot path reads caches, not it): a small buffer pool
-  // saves ~150 MiB of resident memory against PostgreSQL's 128 MB default.
-  const options = { postgresqlconf: 'shared_buffers = 16MB' };
-  let client: PGlite;
-  if (!dataDir || dataDir.startsWith('memory://')) {
-    client = new PGlite(options);
-  } else {
-    fs.mkdirSync(dataDir, { recursive: true });
-    client = new PGlite(path.join(dataDir, 'pglite'), options);
-  }
-  await client.waitReady;
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  // PGlite runs on the thread that calls it: it lives in a worker thread of its own (pglite-worker/), so its work
+  // (request-log batches, admin queries) never pauses the requests in flight. The embedded database holds the
+  // control plane and the request log (the hot path reads caches, not it); a small buffer pool saves ~150 MiB of
+  // resident memory against PostgreSQL's 128 MB default.
+  const client = await startPgliteWorker({
+    dataDir: !dataDir || dataDir.startsWith('memory://') ? undefined : dataDir,
+    postgresqlconf: 'shared_buffers = 16MB',
+  });
+  // the client speaks the part of PGlite's interface Drizzle calls (query, exec, transaction)
+  const db = drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Db;
   return {
     kind: 'pglite',
     db,

@@ -1,0 +1,21 @@
+/** Messages between the gateway's thread and the thread that owns the embedded PGlite database. */
+
+export type WorkerRequest =
+  | { id: number; op: 'query'; sql: string; params: unknown[]; rowMode: 'array' | 'object'; identityTypes: number[] }
+  | { id: number; op: 'exec'; sql: string }
+  | { id: number; op: 'close' };
+
+export type WorkerReply = { id: number; result: unknown } | { id: number; error: SerializedError };
+
+/** A database error as fields: its `code` (e.g. 23505) is what callers test. */
+export interface SerializedError {
+  name: string;
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+export interface WorkerStart {
+  /** undefined: in memory */
+  dataDir: string | undefined;
+  postgresqlconf: string;
+}

@@ -1,0 +1,61 @@
+/**
+ * The embedded database in its worker thread: queries, database errors with their codes, transactions that
+ * commit or roll back whole, calls kept in order around a transaction, and a clean close.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startPgliteWorker, type PgliteWorkerClient } from '../src/storage/pglite-worker/client.ts';
+
+let client: PgliteWorkerClient;
+
+before(async () => {
+  client = await startPgliteWorker({ dataDir: undefined, postgresqlconf: 'shared_buffers = 16MB' });
+  await client.exec('create table t (id int primary key, note text, at timestamptz default now())');
+});
+
+after(async () => {
+  await client.close();
+});
+
+const count = async () => ((await client.query('select count(*)::int as n from t')) as { rows: Array<{ n: number }> }).rows[0]!.n;
+
+test('a query answers rows in either mode; identity parsers keep timestamps as the text PostgreSQL sent', async () => {
+  await client.query('insert into t (id, note) values ($1, $2)', [1, 'one']);
+  const objects = (await client.query('select id, note, at from t where id = $1', [1], { parsers: { 1184: (value: unknown) => value } })) as { rows: Array<Record<string, unknown>> };
+  assert.equal(objects.rows[0]!.note, 'one');
+  assert.equal(typeof objects.rows[0]!.at, 'string');
+  const arrays = (await client.query('select id, note from t', [], { rowMode: 'array' })) as { rows: unknown[][] };
+  assert.deepEqual(arrays.rows, [[1, 'one']]);
+});
+
+test('a database error keeps its code and message', async () => {
+  await assert.rejects(client.query('insert into t (id) values (1)'), (error: unknown) => {
+    assert.equal((error as { code?: string }).code, '23505');
+    assert.match((error as Error).message, /duplicate key/);
+    return true;
+  });
+});
+
+test('a transaction commits whole or rolls back whole; calls outside it wait their turn', async () => {
+  const before = await count();
+  await client.transaction(async (tx) => {
+    await tx.query('insert into t (id) values (10)');
+    await tx.query('insert into t (id) values (11)');
+  });
+  assert.equal(await count(), before + 2);
+
+  let outsideRan = false;
+  const failing = client.transaction(async (tx) => {
+    await tx.query('insert into t (id) values (20)');
+    // queued behind the transaction: it must not see, nor be part of, the uncommitted row
+    void count().then(() => {
+      outsideRan = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(outsideRan, false);
+    throw new Error('abandon');
+  });
+  await assert.rejects(failing, /abandon/);
+  assert.equal(await count(), before + 2, 'the rolled-back row is gone');
+  assert.equal(outsideRan, true);
+});
