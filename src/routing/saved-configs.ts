@@ -11,7 +11,7 @@ import type { KvStore } from '../kv/store.ts';
 import type { Db } from '../storage/database.ts';
 import type { CurrentConfig } from '../storage/repositories/configs.ts';
 import type { Principal } from '../core/context.ts';
-import { badRequest, forbidden, invalidParam } from '../core/errors.ts';
+import { badRequest, forbidden, GatewayError, invalidParam } from '../core/errors.ts';
 import { parseConfig, type Config, type ParseConfigOptions, type ParsedConfig } from './config-schema.ts';
 
 const CHANGED = 'configs.changed';
@@ -50,7 +50,14 @@ export async function createSavedConfigs(
   const parsed = (found: CurrentConfig | undefined): SavedConfig | undefined => {
     if (!found) return undefined;
     // credentials are sealed at rest; a request needs them opened (held opened in this process's memory only)
-    const result = parseConfig(openConfigSecrets(found.config, options.secrets), rules);
+    let opened: Record<string, unknown>;
+    try {
+      opened = openConfigSecrets(found.config, options.secrets);
+    } catch {
+      // a misconfigured node, not a bad request: say which setting to look at instead of a bare 500
+      throw new GatewayError(500, 'server_error', `The credentials of saved config ${found.id} cannot be opened with this node's encryption key; every node must share GATEWAY_ENCRYPTION_KEY.`, { code: 'secret_unreadable' });
+    }
+    const result = parseConfig(opened, rules);
     if (result.kind !== 'inline') throw new Error(`saved config ${found.id} holds a reference, not a config object`);
     return { id: found.id, versionId: found.versionId, config: result.config };
   };

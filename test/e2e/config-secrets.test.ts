@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { eq } from 'drizzle-orm';
 import OpenAI from 'openai';
+import { GatewayError } from '../../src/core/errors.ts';
+import { createSavedConfigs } from '../../src/routing/saved-configs.ts';
 import { createSecretCipher } from '../../src/secrets/cipher.ts';
 import { configVersions } from '../../src/storage/schema.ts';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/openai-upstream.ts';
@@ -61,6 +63,24 @@ for (const backend of testBackends()) {
       assert.doesNotMatch(JSON.stringify(versions.body), /sk-provider-very-secret|enc:v1:/);
       const audit = await call('GET', `/audit-logs?action=configs.create`, gateway.adminKey);
       assert.doesNotMatch(JSON.stringify(audit.body), /sk-provider-very-secret/);
+    });
+
+    test('a node with another encryption key says so (500 secret_unreadable) instead of sending a garbled key', async () => {
+      const created = await call('POST', '/configs', gateway.adminKey, { name: 'Keyed', config: { provider: 'openai', api_key: PROVIDER_KEY, custom_host: upstream.baseUrl } });
+      const { slug } = created.body.data as { slug: string };
+      const otherNode = await createSavedConfigs(gateway.gateway.database.db, gateway.gateway.kv, { secrets: createSecretCipher(Buffer.alloc(32, 9)) });
+      try {
+        const organisationId = gateway.gateway.bootstrap.organisation.id;
+        await assert.rejects(otherNode.resolve(organisationId, organisationId, slug), (error: unknown) => {
+          assert.ok(error instanceof GatewayError);
+          assert.equal(error.status, 500);
+          assert.equal(error.code, 'secret_unreadable');
+          assert.match(error.message, /GATEWAY_ENCRYPTION_KEY/);
+          return true;
+        });
+      } finally {
+        await otherNode.close();
+      }
     });
 
     test('a masked key sent back is a 400 naming it; a PUT without config keeps the sealed key working', async () => {
