@@ -57,7 +57,7 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
   const database = await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDataDir ?? config.dataDir });
   try {
     await migrate(database.db);
-    const started = await bootstrap(database.db, { adminApiKey: config.adminApiKey });
+    const started = await bootstrap(database.db, { adminApiKey: config.adminApiKey, ownerEmail: config.ownerEmail });
     const kv = overrides.kv ?? openKvStore(config.redisUrl);
     const upstream = createUpstreamClient({ allowlist });
     const keys = createKeyResolver({ db: database.db });

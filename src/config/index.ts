@@ -10,12 +10,19 @@ export interface GatewayConfig {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   adminApiKey: string | undefined;
+  /** the organisation owner's email: the bootstrap creates that user on the first start */
+  ownerEmail: string;
   encryptionKey: string | undefined;
   customHostAllowlist: string[];
   headersToMask: string[];
   logLevel: LogLevel;
   jwksUrl: string | undefined;
 }
+
+/** `GATEWAY_OWNER_EMAIL` when unset: `.localhost` is reserved (RFC 6761), so it never reaches anyone by mistake. */
+export const DEFAULT_OWNER_EMAIL = 'owner@gateway.localhost';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -44,6 +51,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   if (adminApiKey !== undefined && adminApiKey.length < 16) {
     throw new Error('GATEWAY_ADMIN_API_KEY must be at least 16 characters long');
   }
+  const ownerEmail = (nonEmpty(env.GATEWAY_OWNER_EMAIL) ?? DEFAULT_OWNER_EMAIL).toLowerCase();
+  if (!EMAIL.test(ownerEmail) || ownerEmail.length > 320) {
+    throw new Error(`GATEWAY_OWNER_EMAIL must be an email address, got "${env.GATEWAY_OWNER_EMAIL}"`);
+  }
   return {
     port,
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
@@ -51,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     databaseUrl: nonEmpty(env.DATABASE_URL),
     redisUrl: nonEmpty(env.REDIS_URL),
     adminApiKey,
+    ownerEmail,
     encryptionKey: nonEmpty(env.GATEWAY_ENCRYPTION_KEY),
     customHostAllowlist: list(env.GATEWAY_CUSTOM_HOST_ALLOWLIST),
     headersToMask: list(env.ORGANISATION_HEADERS_TO_MASK).map((name) => name.toLowerCase()),

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { conflict, invalidParam } from '../core/errors.ts';
-import { isUuid } from '../http/admin/params.ts';
+import { isUuid } from '../core/ids.ts';
 
 const ATTEMPTS = 5;
 

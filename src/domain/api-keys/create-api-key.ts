@@ -2,17 +2,22 @@
  * Creates an API key. Admin keys (organisation/service): organisation owners and admins only. Workspace keys
  * (workspace/service, workspace/user): whoever manages that workspace. The secret is returned once; only its
  * hash is stored.
+ *
+ * A workspace user key belongs to `user_id`, or, when the body names none (the seed's body), to the caller's own
+ * user: the user behind a user key or a JWT, the owner for the bootstrap admin key. The user must be a member of
+ * the workspace, or an organisation owner or admin: those reach every workspace, and their key acts with their
+ * organisation role there.
  */
 import { requireAdminKey, requireScope, requireWorkspaceManager } from '../../auth/authorize.ts';
 import { generateApiKeySecret, hashApiKey, maskApiKey } from '../../auth/secrets.ts';
 import type { Principal } from '../../core/context.ts';
 import { invalidParam, notFound } from '../../core/errors.ts';
-import type { CreateApiKeyBody } from '../../http/admin/api-keys/schemas.ts';
-import { isUuid } from '../../http/admin/params.ts';
+import { isUuid } from '../../core/ids.ts';
 import type { Db } from '../../storage/database.ts';
 import { insertApiKey } from '../../storage/repositories/api-keys.ts';
-import { userRoles } from '../../storage/repositories/users.ts';
+import { getUser, userRoles } from '../../storage/repositories/users.ts';
 import { findWorkspace } from '../../storage/repositories/workspaces.ts';
+import type { CreateApiKeyInput } from './inputs.ts';
 import { keyKind } from './kinds.ts';
 import { checkScopes, parseExpiry } from './rules.ts';
 
@@ -26,7 +31,7 @@ export async function createApiKey(
   db: Db,
   principal: Principal,
   path: { type: string; subType: string },
-  body: CreateApiKeyBody,
+  body: CreateApiKeyInput,
   now: Date,
 ): Promise<CreatedApiKey> {
   const kind = keyKind(path.type, path.subType);
@@ -52,11 +57,7 @@ export async function createApiKey(
     requireWorkspaceManager(principal, workspace.id, 'create keys for it');
     workspaceId = workspace.id;
     if (kind.subType === 'user') {
-      if (!body.user_id || !isUuid(body.user_id)) throw invalidParam('user_id', 'user_id (a UUID) is required for a user key.', 'missing_field');
-      const roles = await userRoles(db, body.user_id, workspace.id);
-      if (!roles) throw notFound(`User "${body.user_id}" not found.`, 'user_not_found');
-      if (!roles.workspaceRole) throw invalidParam('user_id', 'The user is not a member of this workspace.', 'not_a_member');
-      userId = body.user_id;
+      userId = await keyUser(db, principal, body.user_id, workspace.id);
     } else if (body.user_id !== undefined) {
       throw invalidParam('user_id', 'user_id is only for workspace/user keys.');
     }
@@ -86,6 +87,24 @@ export async function createApiKey(
     createdBy: createdBy(principal),
   });
   return { id: row.id, key: secret, workspaceId };
+}
+
+/** The user a workspace user key belongs to: `user_id`, else the caller's own; a member or an organisation admin. */
+async function keyUser(db: Db, principal: Principal, requested: string | undefined, workspaceId: string): Promise<string> {
+  if (requested !== undefined && !isUuid(requested)) throw invalidParam('user_id', 'user_id must be a UUID.');
+  const userId = requested?.toLowerCase() ?? principal.userId;
+  if (userId === null) {
+    throw invalidParam('user_id', 'user_id is required: the calling key acts for no user of its own (a service key), so name the key\'s user.', 'missing_field');
+  }
+  // a user of another organisation is as unknown as no user at all
+  const user = await getUser(db, principal.organisationId, userId);
+  const roles = user ? await userRoles(db, user.id, workspaceId) : undefined;
+  if (!roles) throw notFound(`User "${userId}" not found.`, 'user_not_found');
+  const reachesEveryWorkspace = roles.orgRole === 'owner' || roles.orgRole === 'admin';
+  if (!roles.workspaceRole && !reachesEveryWorkspace) {
+    throw invalidParam('user_id', 'The user is not a member of this workspace.', 'not_a_member');
+  }
+  return userId;
 }
 
 export function createdBy(principal: Principal): string {

@@ -3,9 +3,9 @@ import { canAccessWorkspace, isOrganisationAdmin, requireAdminKey, requireScope,
 import { generateApiKeySecret, hashApiKey, maskApiKey } from '../../auth/secrets.ts';
 import type { Principal } from '../../core/context.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
-import type { RotateApiKeyBody, UpdateApiKeyBody } from '../../http/admin/api-keys/schemas.ts';
 import type { Db } from '../../storage/database.ts';
 import { deleteApiKey, getApiKey, updateApiKey, type ApiKeyRow } from '../../storage/repositories/api-keys.ts';
+import type { RotateApiKeyInput, UpdateApiKeyInput } from './inputs.ts';
 import { keyKind } from './kinds.ts';
 import { checkScopes, parseExpiry } from './rules.ts';
 
@@ -33,7 +33,7 @@ function hashesOf(row: ApiKeyRow): string[] {
   return row.previousKeyHash ? [row.keyHash, row.previousKeyHash] : [row.keyHash];
 }
 
-export async function updateKey(db: Db, principal: Principal, id: string, body: UpdateApiKeyBody, now: Date) {
+export async function updateKey(db: Db, principal: Principal, id: string, body: UpdateApiKeyInput, now: Date) {
   const row = await findKeyFor(db, principal, id, 'update');
   const expiresAt = parseExpiry(body.expires_at, now);
   const updated = await updateApiKey(db, row.id, {
@@ -60,7 +60,7 @@ export async function deleteKey(db: Db, principal: Principal, id: string) {
 }
 
 /** A new secret; the old one keeps working until the transition period ends (an older one stops at once). */
-export async function rotateKey(db: Db, principal: Principal, id: string, body: RotateApiKeyBody, now: Date) {
+export async function rotateKey(db: Db, principal: Principal, id: string, body: RotateApiKeyInput, now: Date) {
   const row = await findKeyFor(db, principal, id, 'update');
   const secret = generateApiKeySecret();
   const transitionEnds = new Date(now.getTime() + (body.key_transition_period_ms ?? DEFAULT_TRANSITION_MS));

@@ -6,7 +6,6 @@
  */
 import type { Principal } from '../../core/context.ts';
 import { conflict, invalidParam } from '../../core/errors.ts';
-import type { CreateConfigBody } from '../../http/admin/configs/schemas.ts';
 import type { ParseConfigOptions } from '../../routing/config-schema.ts';
 import type { SecretCipher } from '../../secrets/cipher.ts';
 import type { Db } from '../../storage/database.ts';
@@ -26,6 +25,7 @@ import { chooseSlug, prefixedSlug, randomHex6 } from '../slugs.ts';
 import { targetWorkspace } from '../workspaces/access.ts';
 import { requireConfigManager } from './access.ts';
 import { storableConfig } from './definition.ts';
+import type { CreateConfigInput } from './inputs.ts';
 
 /** `pc-<name, slugified, at most 6 chars>-<6 hex>`, as in the reference's examples (`pc-pii-re-7f1051`). */
 export function generateConfigSlug(name: string, randomHex: () => string = randomHex6): string {
@@ -42,7 +42,7 @@ export function checkDefaultPlace(isDefault: number | undefined, workspaceId: st
 export async function createConfig(
   db: Db,
   principal: Principal,
-  body: CreateConfigBody,
+  body: CreateConfigInput,
   rules: ParseConfigOptions,
   secrets: SecretCipher,
 ): Promise<{ config: ConfigRow; version: ConfigVersionRow }> {

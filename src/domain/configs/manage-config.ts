@@ -3,7 +3,6 @@
  * the config at it, so requests pick it up whole (never half an update) and the history stays readable.
  */
 import type { Principal } from '../../core/context.ts';
-import type { UpdateConfigBody } from '../../http/admin/configs/schemas.ts';
 import type { ParseConfigOptions } from '../../routing/config-schema.ts';
 import type { SecretCipher } from '../../secrets/cipher.ts';
 import type { Db } from '../../storage/database.ts';
@@ -20,13 +19,14 @@ import { actorId } from '../guardrails/access.ts';
 import { configNotFound, managedConfig } from './access.ts';
 import { checkDefaultPlace } from './create-config.ts';
 import { storableConfig } from './definition.ts';
+import type { UpdateConfigInput } from './inputs.ts';
 
 /** A PUT replaces what it names; `config` as a whole. `status: archived` archives, as DELETE does. */
 export async function updateConfig(
   db: Db,
   principal: Principal,
   idOrSlug: string,
-  body: UpdateConfigBody,
+  body: UpdateConfigInput,
   rules: ParseConfigOptions,
   secrets: SecretCipher,
 ): Promise<{ config: ConfigRow; version: ConfigVersionRow }> {

@@ -6,7 +6,6 @@
 import type { Principal } from '../../core/context.ts';
 import { conflict, invalidParam } from '../../core/errors.ts';
 import type { CheckRegistry } from '../../guardrails/registry.ts';
-import type { CreateGuardrailBody } from '../../http/admin/guardrails/schemas.ts';
 import type { Db } from '../../storage/database.ts';
 import { guardrailSlugTaken, insertGuardrail, type GuardrailRow } from '../../storage/repositories/guardrails.ts';
 import { isUniqueViolation } from '../../storage/repositories/workspaces.ts';
@@ -14,6 +13,7 @@ import { chooseSlug, prefixedSlug, randomHex6 } from '../slugs.ts';
 import { targetWorkspace } from '../workspaces/access.ts';
 import { actorId, requireGuardrailManager } from './access.ts';
 import { normaliseActions, normaliseChecks } from './definition.ts';
+import type { CreateGuardrailInput } from './inputs.ts';
 
 /** `pg-<name, slugified, at most 10 chars>-<6 hex>`, as in the reference's examples (`pg-patron-1d0224`). */
 export function generateGuardrailSlug(name: string, randomHex: () => string = randomHex6): string {
@@ -33,7 +33,7 @@ function chooseGuardrailSlug(db: Db, organisationId: string, name: string, reque
 export async function createGuardrail(
   db: Db,
   principal: Principal,
-  body: CreateGuardrailBody,
+  body: CreateGuardrailInput,
   registry: CheckRegistry,
 ): Promise<GuardrailRow> {
   if (body.organisation_id !== undefined && body.organisation_id.toLowerCase() !== principal.organisationId) {

@@ -5,7 +5,7 @@
 import type { CheckRegistry } from '../../guardrails/registry.ts';
 import { prepareChecks } from '../../guardrails/run.ts';
 import type { CheckConfig } from '../../guardrails/types.ts';
-import type { GuardrailActionsBody, GuardrailCheckBody } from '../../http/admin/guardrails/schemas.ts';
+import type { GuardrailActionsInput, GuardrailCheckInput } from './inputs.ts';
 
 export interface GuardrailFeedback {
   value: number;
@@ -32,7 +32,7 @@ function feedback(given: Partial<GuardrailFeedback> | undefined, value: number):
   return { value: given?.value ?? value, weight: given?.weight ?? 1, metadata: given?.metadata ?? '' };
 }
 
-export function normaliseActions(actions: GuardrailActionsBody): GuardrailActions {
+export function normaliseActions(actions: GuardrailActionsInput): GuardrailActions {
   return {
     deny: actions.deny ?? false,
     async: actions.async ?? false,
@@ -45,7 +45,7 @@ export function normaliseActions(actions: GuardrailActionsBody): GuardrailAction
  * Validates the checks against the registry (a 400 naming `checks[i].id` or `checks[i].parameters.<field>`: an
  * unknown or unsupported check, or bad parameters) and returns them as stored.
  */
-export function normaliseChecks(checks: readonly GuardrailCheckBody[], registry: CheckRegistry): StoredCheck[] {
+export function normaliseChecks(checks: readonly GuardrailCheckInput[], registry: CheckRegistry): StoredCheck[] {
   const stored = checks.map((check): StoredCheck => ({
     id: check.id,
     parameters: check.parameters ?? {},

@@ -2,18 +2,18 @@
 import type { Principal } from '../../core/context.ts';
 import { notFound } from '../../core/errors.ts';
 import type { CheckRegistry } from '../../guardrails/registry.ts';
-import type { UpdateGuardrailBody } from '../../http/admin/guardrails/schemas.ts';
 import type { Db } from '../../storage/database.ts';
 import { updateGuardrailRow, type GuardrailRow } from '../../storage/repositories/guardrails.ts';
 import { actorId, managedGuardrail } from './access.ts';
 import { normaliseActions, normaliseChecks } from './definition.ts';
+import type { UpdateGuardrailInput } from './inputs.ts';
 
 /** A PUT replaces what it names: `checks` as a whole list, `actions` as a whole (omitted fields take their defaults). */
 export async function updateGuardrail(
   db: Db,
   principal: Principal,
   idOrSlug: string,
-  body: UpdateGuardrailBody,
+  body: UpdateGuardrailInput,
   registry: CheckRegistry,
 ): Promise<GuardrailRow> {
   const row = await managedGuardrail(db, principal, idOrSlug, 'update');

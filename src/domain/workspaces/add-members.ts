@@ -5,13 +5,13 @@
  */
 import type { Principal } from '../../core/context.ts';
 import { conflict, GatewayError } from '../../core/errors.ts';
-import type { AddMembersBody } from '../../http/admin/workspaces/schemas.ts';
 import type { Db } from '../../storage/database.ts';
 import { existingMemberIds, insertMembers, organisationUserIds } from '../../storage/repositories/workspace-members.ts';
 import { isUniqueViolation, type WorkspaceRow } from '../../storage/repositories/workspaces.ts';
 import { managedWorkspace } from './access.ts';
+import type { AddMembersInput } from './inputs.ts';
 
-export async function addMembers(db: Db, principal: Principal, idOrSlug: string, body: AddMembersBody): Promise<WorkspaceRow> {
+export async function addMembers(db: Db, principal: Principal, idOrSlug: string, body: AddMembersInput): Promise<WorkspaceRow> {
   const workspace = await managedWorkspace(db, principal, idOrSlug, 'add members');
   const entries = body.users.map((user) => ({ userId: user.id.toLowerCase(), role: user.role }));
   const ids = entries.map((entry) => entry.userId);

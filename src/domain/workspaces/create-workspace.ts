@@ -5,11 +5,11 @@
 import { requireAdminKey } from '../../auth/authorize.ts';
 import type { Principal } from '../../core/context.ts';
 import { conflict, invalidParam } from '../../core/errors.ts';
-import type { CreateWorkspaceBody } from '../../http/admin/workspaces/schemas.ts';
-import { isUuid } from '../../http/admin/params.ts';
+import { isUuid } from '../../core/ids.ts';
 import type { Db } from '../../storage/database.ts';
 import { insertMembers, organisationUserIds } from '../../storage/repositories/workspace-members.ts';
 import { chooseSlug, prefixedSlug, randomHex6 } from '../slugs.ts';
+import type { CreateWorkspaceInput } from './inputs.ts';
 import { createWorkspaceRow, isUniqueViolation, slugTaken, type WorkspaceRow } from '../../storage/repositories/workspaces.ts';
 
 /** `ws-<name, slugified, at most 10 chars>-<6 hex>`, as in the reference's examples (`ws-test-a-174eb1`). */
@@ -27,7 +27,7 @@ function chooseWorkspaceSlug(db: Db, organisationId: string, name: string, reque
   });
 }
 
-export async function createWorkspace(db: Db, principal: Principal, body: CreateWorkspaceBody): Promise<WorkspaceRow> {
+export async function createWorkspace(db: Db, principal: Principal, body: CreateWorkspaceInput): Promise<WorkspaceRow> {
   requireAdminKey(principal, 'create workspaces');
   const organisationId = principal.organisationId;
   const userIds = (body.users ?? []).map((id) => id.toLowerCase());

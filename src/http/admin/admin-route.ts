@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthInvalidation } from '../../auth/invalidation.ts';
 import { requireScope } from '../../auth/authorize.ts';
 import type { Principal } from '../../core/context.ts';
-import { GatewayError, unauthorized } from '../../core/errors.ts';
+import { GatewayError, invalidParam, unauthorized } from '../../core/errors.ts';
 import { maskHeaders, maskSecrets } from '../../domain/audit/mask.ts';
 import type { CheckRegistry } from '../../guardrails/registry.ts';
 import type { KvStore } from '../../kv/store.ts';
@@ -15,6 +15,7 @@ import type { ParseConfigOptions } from '../../routing/config-schema.ts';
 import type { SecretCipher } from '../../secrets/cipher.ts';
 import type { Database, Db } from '../../storage/database.ts';
 import { insertAuditLog } from '../../storage/repositories/audit-logs.ts';
+import { nulCharacterPath } from '../json-value-rules.ts';
 
 export interface AdminDeps {
   database: Database;
@@ -89,6 +90,19 @@ function auditRow(ctx: { principal: Principal; request: FastifyRequest; deps: Ad
   };
 }
 
+/**
+ * PostgreSQL refuses a NUL character in text: a NUL in any body field, query filter or path parameter would be a
+ * 500 from the database, so every admin route refuses it first, naming the field.
+ */
+export function refuseNulCharacters(request: FastifyRequest): void {
+  for (const [part, fallback] of [[request.body, 'body'], [request.query, 'query'], [request.params, 'path']] as const) {
+    const path = nulCharacterPath(part);
+    if (path === undefined) continue;
+    const param = path === '' ? fallback : path;
+    throw invalidParam(param, `${param} must not contain a NUL character (\\u0000).`, 'nul_character');
+  }
+}
+
 export function adminRoute(
   deps: AdminDeps,
   operation: AdminOperation,
@@ -101,6 +115,7 @@ export function adminRoute(
     let result: AdminResult;
     try {
       if (operation.scope) requireScope(principal, operation.scope);
+      refuseNulCharacters(request);
       if (operation.mutation) {
         result = await deps.database.db.transaction(async (tx) => {
           const done = await handler({ ...base, db: tx });

@@ -1,21 +1,23 @@
 /** Path and query parameters of the admin API: uuid ids, 0-based pages, enums. A bad value is a 400 naming it. */
 import { invalidParam } from '../../core/errors.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
+import { isUuid } from '../../core/ids.ts';
 
 export function uuidParam(params: unknown, name: string): string {
   const value = (params as Record<string, unknown> | undefined)?.[name];
-  if (typeof value !== 'string' || !UUID.test(value)) throw invalidParam(name, `${name} must be a UUID.`);
+  if (typeof value !== 'string' || !isUuid(value)) throw invalidParam(name, `${name} must be a UUID.`);
   return value.toLowerCase();
+}
+
+/** `name[]=1` or `name[0]=1`: the bracket form some servers read as an array, never a single value. */
+function bracketForm(record: Record<string, unknown>, name: string): boolean {
+  for (const key in record) if (key.startsWith(`${name}[`)) return true;
+  return false;
 }
 
 function queryValue(query: unknown, names: readonly string[]): string | undefined {
   const record = (query ?? {}) as Record<string, unknown>;
   for (const name of names) {
+    if (bracketForm(record, name)) throw invalidParam(name, `${name} must be given once, as a single value.`);
     const value = record[name];
     if (value === undefined) continue;
     if (typeof value !== 'string') throw invalidParam(name, `${name} must be given once.`);

@@ -1,9 +1,12 @@
-import { and, asc, count, desc, eq, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, or } from 'drizzle-orm';
 import type { Db } from '../database.ts';
 import { apiKeys } from '../schema.ts';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type NewApiKeyRow = typeof apiKeys.$inferInsert;
+
+/** `created_by` of the keys the bootstrap makes */
+export const BOOTSTRAP_CREATOR = 'bootstrap';
 
 /** The key whose current secret has this hash, or whose previous secret (after a rotation) still does. */
 export async function findApiKeyByHash(db: Db, keyHash: string): Promise<ApiKeyRow | undefined> {
@@ -26,6 +29,14 @@ export async function countOrganisationKeys(db: Db, organisationId: string): Pro
     .from(apiKeys)
     .where(and(eq(apiKeys.organisationId, organisationId), eq(apiKeys.type, 'organisation')));
   return rows[0]?.value ?? 0;
+}
+
+/** Admin keys the bootstrap made before owners were users: they now act for the owner user. */
+export async function linkBootstrapKeys(db: Db, organisationId: string, ownerId: string): Promise<void> {
+  await db
+    .update(apiKeys)
+    .set({ userId: ownerId })
+    .where(and(eq(apiKeys.organisationId, organisationId), eq(apiKeys.createdBy, BOOTSTRAP_CREATOR), eq(apiKeys.type, 'organisation'), isNull(apiKeys.userId)));
 }
 
 export async function getApiKey(db: Db, organisationId: string, id: string): Promise<ApiKeyRow | undefined> {

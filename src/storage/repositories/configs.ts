@@ -3,7 +3,7 @@
  * for the record. A config's current version is the row `current_version_id` points at.
  */
 import { and, asc, count, desc, eq, isNull, ne, or, type SQL } from 'drizzle-orm';
-import { isUuid } from '../../http/admin/params.ts';
+import { isUuid } from '../../core/ids.ts';
 import type { Db } from '../database.ts';
 import { configs, configVersions, workspaces } from '../schema.ts';
 

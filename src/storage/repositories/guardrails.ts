@@ -1,6 +1,6 @@
 /** Guardrail rows. Only active guardrails are found, listed or changed; an archived one is kept for the record. */
 import { and, asc, count, eq, isNull, or, type SQL } from 'drizzle-orm';
-import { isUuid } from '../../http/admin/params.ts';
+import { isUuid } from '../../core/ids.ts';
 import type { Db } from '../database.ts';
 import { guardrails } from '../schema.ts';
 

@@ -10,6 +10,20 @@ export async function firstOrganisation(db: Db): Promise<OrganisationRow | undef
   return rows[0];
 }
 
+export async function getOrganisation(db: Db, id: string): Promise<OrganisationRow | undefined> {
+  const rows = await db.select().from(organisations).where(eq(organisations.id, id)).limit(1);
+  return rows[0];
+}
+
+export async function updateOrganisationRow(
+  db: Db,
+  id: string,
+  values: Partial<Pick<OrganisationRow, 'name' | 'settings' | 'updatedAt'>>,
+): Promise<OrganisationRow | undefined> {
+  const rows = await db.update(organisations).set(values).where(eq(organisations.id, id)).returning();
+  return rows[0];
+}
+
 export async function insertOrganisation(db: Db, values: { name: string; slug: string }): Promise<OrganisationRow> {
   const rows = await db.insert(organisations).values(values).returning();
   return rows[0]!;

@@ -4,6 +4,7 @@ import type { Db } from '../database.ts';
 import { users, workspaceMembers } from '../schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;
 
 /** A user's organisation role and role in one workspace (null when not a member); undefined when no such user. */
 export async function userRoles(
@@ -48,6 +49,27 @@ export async function getUser(db: Db, organisationId: string, id: string): Promi
 
 export async function findUserByEmail(db: Db, organisationId: string, email: string): Promise<UserRow | undefined> {
   const rows = await db.select().from(users).where(and(eq(users.organisationId, organisationId), eq(users.email, email))).limit(1);
+  return rows[0];
+}
+
+/** The organisation's owner (at most one: the bootstrap creates it and the API can neither add nor remove one). */
+export async function findOwner(db: Db, organisationId: string): Promise<UserRow | undefined> {
+  const rows = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.organisationId, organisationId), eq(users.role, 'owner')))
+    .orderBy(asc(users.createdAt), asc(users.id))
+    .limit(1);
+  return rows[0];
+}
+
+export async function insertUser(db: Db, values: NewUserRow): Promise<UserRow> {
+  const rows = await db.insert(users).values(values).returning();
+  return rows[0]!;
+}
+
+export async function setUserRole(db: Db, id: string, role: string, now: Date = new Date()): Promise<UserRow | undefined> {
+  const rows = await db.update(users).set({ role, updatedAt: now }).where(eq(users.id, id)).returning();
   return rows[0];
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, notExists, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../database.ts';
 import { apiKeys, users, workspaceMembers } from '../schema.ts';
 
@@ -105,4 +105,20 @@ export async function deleteUserKeysOfWorkspace(db: Db, workspaceId: string, use
     .where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.userId, userId), eq(apiKeys.type, 'workspace'), eq(apiKeys.subType, 'user')))
     .returning({ id: apiKeys.id });
   return rows.map((row) => row.id);
+}
+
+/**
+ * Deletes the user's workspace/user keys of every workspace the user is not a member of (what an organisation
+ * owner or admin may hold, and a member may not); returns their secrets' hashes.
+ */
+export async function deleteUserKeysOutsideMemberships(db: Db, userId: string): Promise<string[]> {
+  const membership = db
+    .select({ one: sql`1` })
+    .from(workspaceMembers)
+    .where(and(eq(workspaceMembers.workspaceId, apiKeys.workspaceId), eq(workspaceMembers.userId, apiKeys.userId)));
+  const rows = await db
+    .delete(apiKeys)
+    .where(and(eq(apiKeys.userId, userId), eq(apiKeys.type, 'workspace'), eq(apiKeys.subType, 'user'), notExists(membership)))
+    .returning({ keyHash: apiKeys.keyHash, previousKeyHash: apiKeys.previousKeyHash });
+  return rows.flatMap((row) => (row.previousKeyHash ? [row.keyHash, row.previousKeyHash] : [row.keyHash]));
 }

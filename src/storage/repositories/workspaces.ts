@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { isUuid } from '../../http/admin/params.ts';
+import { isUuid } from '../../core/ids.ts';
 import type { Db } from '../database.ts';
 import { apiKeys, workspaces } from '../schema.ts';
 

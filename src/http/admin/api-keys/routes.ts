@@ -1,13 +1,9 @@
 /** The API keys group: POST /api-keys/{type}/{sub-type}, GET /api-keys, GET|PUT|DELETE /api-keys/{id}, POST /api-keys/{id}/rotate. */
 import type { FastifyInstance } from 'fastify';
-import { hasScope } from '../../../auth/authorize.ts';
-import { forbidden, notFound } from '../../../core/errors.ts';
 import { createApiKey } from '../../../domain/api-keys/create-api-key.ts';
-import { KEY_KINDS } from '../../../domain/api-keys/kinds.ts';
+import { listKeysFor } from '../../../domain/api-keys/list-api-keys.ts';
 import { deleteKey, findKeyFor, rotateKey, updateKey } from '../../../domain/api-keys/manage-api-key.ts';
 import { apiKeyView } from '../../../domain/api-keys/view.ts';
-import { listApiKeys } from '../../../storage/repositories/api-keys.ts';
-import { findWorkspace } from '../../../storage/repositories/workspaces.ts';
 import { adminRoute, type AdminDeps } from '../admin-route.ts';
 import { listBody, optionalString, pageParams, uuidParam } from '../params.ts';
 import { validateCreateApiKey, validateRotateApiKey, validateUpdateApiKey } from './schemas.ts';
@@ -24,21 +20,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, deps: AdminDeps): voi
 
   app.get('/v1/api-keys', adminRoute(deps, { action: 'api_keys.list', resourceType: RESOURCE, mutation: false }, async (ctx) => {
     const page = pageParams(ctx.request.query, { defaultSize: 50, maxSize: 100 });
-    const workspaceParam = optionalString(ctx.request.query, 'workspace_id');
-    const kinds = KEY_KINDS.filter((kind) => hasScope(ctx.principal, `${kind.resource}.list`))
-      .filter((kind) => ctx.principal.keyType === 'organisation' || kind.type === 'workspace');
-    if (kinds.length === 0) throw forbidden('This key lacks every api key list scope (e.g. "workspace_service_api_keys.list").', 'missing_scope');
-    let workspaceId: string | undefined;
-    if (workspaceParam) {
-      const workspace = await findWorkspace(ctx.db, ctx.principal.organisationId, workspaceParam);
-      if (!workspace || (ctx.principal.keyType === 'workspace' && workspace.id !== ctx.principal.workspaceId)) {
-        throw notFound(`Workspace "${workspaceParam}" not found.`, 'workspace_not_found');
-      }
-      workspaceId = workspace.id;
-    } else if (ctx.principal.keyType === 'workspace') {
-      workspaceId = ctx.principal.workspaceId;
-    }
-    const { total, rows } = await listApiKeys(ctx.db, { organisationId: ctx.principal.organisationId, workspaceId, kinds }, page);
+    const { total, rows } = await listKeysFor(ctx.db, ctx.principal, { workspace: optionalString(ctx.request.query, 'workspace_id') }, page);
     return { body: listBody(total, rows.map(apiKeyView)) };
   }));
 

@@ -1,6 +1,8 @@
 /** Bodies of the API keys group (reference: CreateApiKeyObject, UpdateApiKeyObject, rotate). */
 import { Type, type Static } from '@sinclair/typebox';
+import type { CreateApiKeyInput, RotateApiKeyInput, UpdateApiKeyInput } from '../../../domain/api-keys/inputs.ts';
 import { makeValidator } from '../../schemas/validate.ts';
+import type { BodyValidator } from '../body-validator.ts';
 
 const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Object> | ReturnType<typeof Type.Array>>(schema: T) =>
   Type.Union([schema, Type.Null()]);
@@ -86,6 +88,6 @@ export const RotateApiKeySchema = Type.Object(
 );
 export type RotateApiKeyBody = Static<typeof RotateApiKeySchema>;
 
-export const validateCreateApiKey = makeValidator(CreateApiKeySchema, () => {});
-export const validateUpdateApiKey = makeValidator(UpdateApiKeySchema, () => {});
-export const validateRotateApiKey = makeValidator(RotateApiKeySchema, () => {});
+export const validateCreateApiKey: BodyValidator<CreateApiKeyInput> = makeValidator(CreateApiKeySchema, () => {});
+export const validateUpdateApiKey: BodyValidator<UpdateApiKeyInput> = makeValidator(UpdateApiKeySchema, () => {});
+export const validateRotateApiKey: BodyValidator<RotateApiKeyInput> = makeValidator(RotateApiKeySchema, () => {});

@@ -1,63 +1,33 @@
 /**
  * GET /audit-logs: the organisation's audit records, newest first, filtered and paged. Admin keys only (scope
- * `audit_logs.list`). Records are append-only: no route changes or deletes them (405).
+ * `audit_logs.list`); the defaults (organisation, time window) are the use case's. Records are append-only: no
+ * route changes or deletes them (405).
  */
 import type { FastifyInstance } from 'fastify';
-import { requireAdminKey } from '../../../auth/authorize.ts';
-import { GatewayError, invalidParam, notFound } from '../../../core/errors.ts';
-import { listAuditLogs, type AuditLogRow } from '../../../storage/repositories/audit-logs.ts';
+import { GatewayError, invalidParam } from '../../../core/errors.ts';
+import { listAuditRecords } from '../../../domain/audit/list-audit-logs.ts';
+import { auditLogView } from '../../../domain/audit/views.ts';
 import { adminRoute, type AdminDeps } from '../admin-route.ts';
 import { listBody, optionalEnum, optionalInteger, optionalString, pageParams } from '../params.ts';
 
-function requiredTime(query: unknown, name: string): Date {
+function optionalTime(query: unknown, name: string): Date | undefined {
   const value = optionalString(query, name, 64);
-  if (value === undefined) throw invalidParam(name, `${name} is required (ISO-8601).`, 'missing_field');
+  if (value === undefined) return undefined;
   const date = new Date(value);
   if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) throw invalidParam(name, `${name} must be an ISO-8601 date-time.`);
   return date;
 }
 
-function view(row: AuditLogRow) {
-  return {
-    id: row.id,
-    timestamp: row.timestamp.toISOString(),
-    method: row.method,
-    uri: row.uri,
-    request_id: row.requestId,
-    request_body: row.requestBody,
-    query_params: row.queryParams,
-    request_headers: row.requestHeaders,
-    user_id: row.userId,
-    api_key_id: row.apiKeyId,
-    user_type: row.userType,
-    organisation_id: row.organisationId,
-    workspace_id: row.workspaceId,
-    response_status_code: row.responseStatusCode,
-    outcome: row.outcome,
-    resource_type: row.resourceType,
-    resource_id: row.resourceId,
-    action: row.action,
-    client_ip: row.clientIp,
-    country: null,
-  };
-}
-
 export function registerAuditLogRoutes(app: FastifyInstance, deps: AdminDeps): void {
   app.get('/v1/audit-logs', adminRoute(deps, { action: 'audit_logs.list', resourceType: 'audit_log', scope: 'audit_logs.list', mutation: false }, async (ctx) => {
-    requireAdminKey(ctx.principal, 'read the audit log');
     const query = ctx.request.query;
-    const startTime = requiredTime(query, 'start_time');
-    const endTime = requiredTime(query, 'end_time');
-    if (endTime < startTime) throw invalidParam('end_time', 'end_time must not be before start_time.');
-    const organisationId = optionalString(query, 'organisation_id', 64);
-    if (organisationId === undefined) throw invalidParam('organisation_id', 'organisation_id is required.', 'missing_field');
-    if (organisationId !== ctx.principal.organisationId) throw notFound(`Organisation "${organisationId}" not found.`);
-    const { total, rows } = await listAuditLogs(
+    const { total, rows } = await listAuditRecords(
       ctx.db,
+      ctx.principal,
       {
-        organisationId,
-        startTime,
-        endTime,
+        organisationId: optionalString(query, 'organisation_id', 64),
+        startTime: optionalTime(query, 'start_time'),
+        endTime: optionalTime(query, 'end_time'),
         method: optionalEnum(query, 'method', ['POST', 'PUT', 'DELETE', 'GET'] as const),
         uri: optionalString(query, 'uri', 2048),
         requestId: optionalString(query, 'request_id'),
@@ -70,8 +40,9 @@ export function registerAuditLogRoutes(app: FastifyInstance, deps: AdminDeps): v
         clientIp: optionalString(query, 'client_ip'),
       },
       pageParams(query, { defaultSize: 50, maxSize: 100 }),
+      deps.now(),
     );
-    return { body: listBody(total, rows.map(view)) };
+    return { body: listBody(total, rows.map(auditLogView)) };
   }));
 
   const readOnly = async () => {

@@ -4,19 +4,16 @@
  * its clients work; lists use the one list shape of the admin API.
  */
 import type { FastifyInstance } from 'fastify';
-import { isOrganisationAdmin } from '../../../auth/authorize.ts';
-import { notFound } from '../../../core/errors.ts';
-import { configParam, visibleConfig } from '../../../domain/configs/access.ts';
+import { configParam } from '../../../domain/configs/access.ts';
 import { createConfig } from '../../../domain/configs/create-config.ts';
 import { deleteConfig, updateConfig } from '../../../domain/configs/manage-config.ts';
+import { listConfigsFor, listVersionsOf, readConfig } from '../../../domain/configs/read-configs.ts';
 import { configDetailsView, configSummaryView, configVersionView } from '../../../domain/configs/views.ts';
 import { createProviderRegistry } from '../../../providers/registry.ts';
 import type { ParseConfigOptions } from '../../../routing/config-schema.ts';
 import { announceConfigChange } from '../../../routing/saved-configs.ts';
-import { findConfigVersion, listConfigs, listConfigVersions } from '../../../storage/repositories/configs.ts';
-import { workspaceFilter } from '../workspace-filter.ts';
 import { adminRoute, type AdminDeps } from '../admin-route.ts';
-import { listBody, pageParams } from '../params.ts';
+import { listBody, optionalString, pageParams } from '../params.ts';
 import { validateCreateConfig, validateUpdateConfig } from './schemas.ts';
 
 const RESOURCE = 'config';
@@ -46,24 +43,13 @@ export function registerConfigRoutes(app: FastifyInstance, deps: AdminDeps): voi
 
   app.get('/v1/configs', adminRoute(deps, { action: 'configs.list', resourceType: RESOURCE, scope: 'configs.list', mutation: false }, async (ctx) => {
     const page = pageParams(ctx.request.query, { defaultSize: 100, maxSize: 1000 });
-    const workspaceId = await workspaceFilter(ctx);
-    const { principal } = ctx;
-    // organisation-level callers that are not admins see no workspace, and no organisation-wide config either
-    if (principal.keyType === 'organisation' && !isOrganisationAdmin(principal)) return { body: listBody(0, []) };
-    const { total, rows } = await listConfigs(ctx.db, {
-      organisationId: principal.organisationId,
-      workspaceId,
-      visibleToWorkspace: principal.keyType === 'workspace' ? principal.workspaceId : undefined,
-    }, page);
+    const { total, rows } = await listConfigsFor(ctx.db, ctx.principal, { workspace: optionalString(ctx.request.query, 'workspace_id') }, page);
     return { body: listBody(total, rows.map(configSummaryView)) };
   }));
 
   app.get('/v1/configs/:slug', adminRoute(deps, { action: 'configs.read', resourceType: RESOURCE, scope: 'configs.read', mutation: false }, async (ctx) => {
-    const idOrSlug = configParam(ctx.request.params);
-    const row = await visibleConfig(ctx.db, ctx.principal, idOrSlug);
-    const version = row.currentVersionId ? await findConfigVersion(ctx.db, row.currentVersionId) : undefined;
-    if (!version) throw notFound(`Config "${idOrSlug}" has no version.`, 'config_not_found');
-    return { body: { success: true, data: configDetailsView(row, version) }, resourceId: row.id, workspaceId: row.workspaceId };
+    const { config, version } = await readConfig(ctx.db, ctx.principal, configParam(ctx.request.params));
+    return { body: { success: true, data: configDetailsView(config, version) }, resourceId: config.id, workspaceId: config.workspaceId };
   }));
 
   app.put('/v1/configs/:slug', adminRoute(deps, { action: 'configs.update', resourceType: RESOURCE, scope: 'configs.update', mutation: true }, async (ctx) => {
@@ -80,9 +66,9 @@ export function registerConfigRoutes(app: FastifyInstance, deps: AdminDeps): voi
 
   // newest first; reading versions is reading the config, so it takes configs.read
   app.get('/v1/configs/:slug/versions', adminRoute(deps, { action: 'configs.read', resourceType: RESOURCE, scope: 'configs.read', mutation: false }, async (ctx) => {
-    const row = await visibleConfig(ctx.db, ctx.principal, configParam(ctx.request.params));
+    const idOrSlug = configParam(ctx.request.params);
     const page = pageParams(ctx.request.query, { defaultSize: 100, maxSize: 1000 });
-    const { total, rows } = await listConfigVersions(ctx.db, row.id, page);
-    return { body: listBody(total, rows.map((version) => configVersionView(row, version))), resourceId: row.id, workspaceId: row.workspaceId };
+    const { config, total, rows } = await listVersionsOf(ctx.db, ctx.principal, idOrSlug, page);
+    return { body: listBody(total, rows.map((version) => configVersionView(config, version))), resourceId: config.id, workspaceId: config.workspaceId };
   }));
 }

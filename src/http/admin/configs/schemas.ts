@@ -6,7 +6,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { invalidParam } from '../../../core/errors.ts';
 import { StringEnum } from '../../schemas/common.ts';
+import type { CreateConfigInput, UpdateConfigInput } from '../../../domain/configs/inputs.ts';
 import { makeValidator } from '../../schemas/validate.ts';
+import type { BodyValidator } from '../body-validator.ts';
 
 /** Also the `{slug}` path parameter: a config is addressed by its UUID or its slug. */
 export const CONFIG_SLUG_PATTERN = '^[a-zA-Z0-9_-]{1,64}$';
@@ -47,5 +49,5 @@ function somethingToUpdate(body: UpdateConfigBody): void {
   if (Object.keys(body).length === 0) throw invalidParam('body', 'The body must set at least one of name, config, status or isDefault.');
 }
 
-export const validateCreateConfig = makeValidator(CreateConfigSchema, () => {});
-export const validateUpdateConfig = makeValidator(UpdateConfigSchema, somethingToUpdate);
+export const validateCreateConfig: BodyValidator<CreateConfigInput> = makeValidator(CreateConfigSchema, () => {});
+export const validateUpdateConfig: BodyValidator<UpdateConfigInput> = makeValidator(UpdateConfigSchema, somethingToUpdate);

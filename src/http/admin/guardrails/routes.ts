@@ -1,28 +1,18 @@
 /** The Guardrails group (api-surface §3.14): POST|GET /guardrails, GET|PUT|DELETE /guardrails/{guardrailId} (id or slug). */
 import { announceGuardrailChange } from '../../../guardrails/saved.ts';
 import type { FastifyInstance } from 'fastify';
-import { isOrganisationAdmin } from '../../../auth/authorize.ts';
-import { invalidParam } from '../../../core/errors.ts';
 import { guardrailParam, visibleGuardrail } from '../../../domain/guardrails/access.ts';
 import { createGuardrail } from '../../../domain/guardrails/create-guardrail.ts';
+import { listGuardrailsFor } from '../../../domain/guardrails/list-guardrails.ts';
 import { deleteGuardrail, updateGuardrail } from '../../../domain/guardrails/manage-guardrail.ts';
 import { guardrailDetailsView, guardrailRefView, guardrailSummaryView } from '../../../domain/guardrails/views.ts';
 import { createCheckRegistry, type CheckRegistry } from '../../../guardrails/registry.ts';
 import { parseAllowlist } from '../../../upstream/ssrf-guard.ts';
-import { listGuardrails } from '../../../storage/repositories/guardrails.ts';
-import { workspaceFilter } from '../workspace-filter.ts';
-import { adminRoute, type AdminContext, type AdminDeps } from '../admin-route.ts';
-import { isUuid, listBody, optionalString, pageParams } from '../params.ts';
+import { adminRoute, type AdminDeps } from '../admin-route.ts';
+import { listBody, optionalString, pageParams } from '../params.ts';
 import { validateCreateGuardrail, validateUpdateGuardrail } from './schemas.ts';
 
 const RESOURCE = 'guardrail';
-
-function organisationFilter(ctx: AdminContext): void {
-  const value = optionalString(ctx.request.query, 'organisation_id');
-  if (value !== undefined && (!isUuid(value) || value.toLowerCase() !== ctx.principal.organisationId)) {
-    throw invalidParam('organisation_id', 'organisation_id must be the caller\'s organisation.');
-  }
-}
 
 export function registerGuardrailRoutes(app: FastifyInstance, deps: AdminDeps): void {
   // validating a check list binds no connection, so a stand-in registry (nothing allowlisted) validates the same way
@@ -43,18 +33,9 @@ export function registerGuardrailRoutes(app: FastifyInstance, deps: AdminDeps): 
 
   app.get('/v1/guardrails', adminRoute(deps, { action: 'guardrails.list', resourceType: RESOURCE, scope: 'guardrails.list', mutation: false }, async (ctx) => {
     const page = pageParams(ctx.request.query, { defaultSize: 100, maxSize: 1000 });
-    organisationFilter(ctx);
-    const workspaceId = await workspaceFilter(ctx);
-    const { principal } = ctx;
-    // organisation-level callers that are not admins see no workspace, and no organisation-wide guardrail either
-    if (principal.keyType === 'organisation' && !isOrganisationAdmin(principal)) {
-      return { body: listBody(0, []) };
-    }
-    const { total, rows } = await listGuardrails(ctx.db, {
-      organisationId: principal.organisationId,
-      workspaceId,
-      visibleToWorkspace: principal.keyType === 'workspace' ? principal.workspaceId : undefined,
-    }, page);
+    const query = ctx.request.query;
+    const filter = { organisationId: optionalString(query, 'organisation_id'), workspace: optionalString(query, 'workspace_id') };
+    const { total, rows } = await listGuardrailsFor(ctx.db, ctx.principal, filter, page);
     return { body: listBody(total, rows.map(guardrailSummaryView)) };
   }));
 

@@ -4,10 +4,12 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { invalidParam } from '../../../core/errors.ts';
+import { UUID_PATTERN } from '../../../core/ids.ts';
+import type { CreateGuardrailInput, UpdateGuardrailInput } from '../../../domain/guardrails/inputs.ts';
 import { makeValidator } from '../../schemas/validate.ts';
+import type { BodyValidator } from '../body-validator.ts';
 
 export const GUARDRAIL_SLUG_PATTERN = '^[a-zA-Z0-9_-]{1,64}$';
-const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 export const MAX_CHECKS = 50;
 
 /** GuardrailCheck: the parameters' own schema depends on the id, so it is checked when the check is bound. */
@@ -80,5 +82,5 @@ function actionRules(actions: GuardrailActionsBody | undefined): void {
   }
 }
 
-export const validateCreateGuardrail = makeValidator(CreateGuardrailSchema, (body) => actionRules(body.actions));
-export const validateUpdateGuardrail = makeValidator(UpdateGuardrailSchema, (body) => actionRules(body.actions));
+export const validateCreateGuardrail: BodyValidator<CreateGuardrailInput> = makeValidator(CreateGuardrailSchema, (body) => actionRules(body.actions));
+export const validateUpdateGuardrail: BodyValidator<UpdateGuardrailInput> = makeValidator(UpdateGuardrailSchema, (body) => actionRules(body.actions));

@@ -4,13 +4,10 @@
  * route that needs no gateway key: the invitee proves the invite with its token.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { requireAdminKey } from '../../../auth/authorize.ts';
-import { acceptInvite, cancelInvite, createInvite, findInviteFor, inviteLink, resendInvite } from '../../../domain/users/invites.ts';
+import { acceptInviteRecorded } from '../../../domain/users/accept-invite.ts';
+import { cancelInvite, createInvite, inviteLink, listInvitesFor, readInvite, resendInvite } from '../../../domain/users/invites.ts';
 import { inviteView, userView } from '../../../domain/users/views.ts';
-import { maskSecrets } from '../../../domain/audit/mask.ts';
-import { insertAuditLog } from '../../../storage/repositories/audit-logs.ts';
-import { inviteStatus, listInvites } from '../../../storage/repositories/invites.ts';
-import { adminRoute, type AdminDeps } from '../admin-route.ts';
+import { adminRoute, refuseNulCharacters, type AdminDeps } from '../admin-route.ts';
 import { listBody, optionalEnum, optionalString, pageParams, uuidParam } from '../params.ts';
 import { validateAcceptInvite, validateCreateInvite } from './schemas.ts';
 
@@ -28,52 +25,28 @@ export function registerInviteRoutes(app: FastifyInstance, deps: AdminDeps): voi
   }));
 
   app.get('/v1/admin/users/invites', adminRoute(deps, { action: 'user_invites.list', resourceType: RESOURCE, scope: 'user_invites.list', mutation: false }, async (ctx) => {
-    requireAdminKey(ctx.principal, 'list invites');
     const query = ctx.request.query;
-    const now = deps.now();
-    const { total, rows } = await listInvites(
-      ctx.db,
-      {
-        organisationId: ctx.principal.organisationId,
-        role: optionalEnum(query, 'role', ['admin', 'member'] as const),
-        email: optionalString(query, 'email', 320)?.toLowerCase(),
-        status: optionalEnum(query, 'status', ['pending', 'cancelled', 'accepted', 'expired'] as const),
-      },
-      pageParams(query, { defaultSize: 50, maxSize: 100 }),
-      now,
-    );
-    return { body: listBody(total, rows.map((row) => inviteView(row, inviteStatus(row, now)))) };
+    const filter = {
+      role: optionalEnum(query, 'role', ['admin', 'member'] as const),
+      email: optionalString(query, 'email', 320),
+      status: optionalEnum(query, 'status', ['pending', 'cancelled', 'accepted', 'expired'] as const),
+    };
+    const { total, invites } = await listInvitesFor(ctx.db, ctx.principal, filter, pageParams(query, { defaultSize: 50, maxSize: 100 }), deps.now());
+    return { body: listBody(total, invites.map(({ invite, status }) => inviteView(invite, status))) };
   }));
 
   app.post('/v1/admin/users/invites/accept', async (request) => {
+    // not an adminRoute (no key), but the same rule: PostgreSQL refuses NUL in text
+    refuseNulCharacters(request);
     const body = validateAcceptInvite(request.body ?? {});
-    const now = deps.now();
-    // refused acceptances are not audited: without a valid invite there is no organisation to file them under
-    return deps.database.db.transaction(async (tx) => {
-      const { invite, user, keys } = await acceptInvite(tx, body, now);
-      await insertAuditLog(tx, {
-        organisationId: invite.organisationId,
-        timestamp: now,
-        userType: 'user',
-        userId: user.id,
-        action: 'user_invites.accept',
-        resourceType: RESOURCE,
-        resourceId: invite.id,
-        method: request.method,
-        uri: request.url.split('?')[0]!,
-        requestId: String(request.id),
-        requestBody: JSON.stringify(maskSecrets(body)),
-        clientIp: request.ip,
-        responseStatusCode: 200,
-        outcome: 'success',
-      });
-      return { ...userView(user, invite.workspaces.map((entry) => entry.id)), api_keys: keys };
-    });
+    const call = { method: request.method, uri: request.url.split('?')[0]!, requestId: String(request.id), clientIp: request.ip };
+    const { invite, user, keys } = await acceptInviteRecorded(deps.database.db, body, deps.now(), call);
+    return { ...userView(user, invite.workspaces.map((entry) => entry.id)), api_keys: keys };
   });
 
   app.get('/v1/admin/users/invites/:inviteId', adminRoute(deps, { action: 'user_invites.read', resourceType: RESOURCE, scope: 'user_invites.read', mutation: false }, async (ctx) => {
-    const invite = await findInviteFor(ctx.db, ctx.principal, uuidParam(ctx.request.params, 'inviteId'));
-    return { body: inviteView(invite, inviteStatus(invite, deps.now())), resourceId: invite.id };
+    const { invite, status } = await readInvite(ctx.db, ctx.principal, uuidParam(ctx.request.params, 'inviteId'), deps.now());
+    return { body: inviteView(invite, status), resourceId: invite.id };
   }));
 
   app.delete('/v1/admin/users/invites/:inviteId', adminRoute(deps, { action: 'user_invites.delete', resourceType: RESOURCE, scope: 'user_invites.delete', mutation: true }, async (ctx) => {

@@ -1,13 +1,13 @@
 /** Bodies of the users and user-invites groups (reference: User, CreateInvite). */
 import { Type, type Static } from '@sinclair/typebox';
+import type { AcceptInviteInput, CreateInviteInput, UpdateUserInput } from '../../../domain/users/inputs.ts';
 import { makeValidator } from '../../schemas/validate.ts';
+import type { BodyValidator } from '../body-validator.ts';
 
 const Email = Type.String({ pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', minLength: 3, maxLength: 320 });
 
-export const validateUpdateUser = makeValidator(
-  Type.Object({ role: Type.Union([Type.Literal('admin'), Type.Literal('member')]) }, { additionalProperties: false }),
-  () => {},
-);
+export const UpdateUserSchema = Type.Object({ role: Type.Union([Type.Literal('admin'), Type.Literal('member')]) }, { additionalProperties: false });
+export const validateUpdateUser: BodyValidator<UpdateUserInput> = makeValidator(UpdateUserSchema, () => {});
 
 export const CreateInviteSchema = Type.Object(
   {
@@ -27,16 +27,14 @@ export const CreateInviteSchema = Type.Object(
   { additionalProperties: false },
 );
 export type CreateInviteBody = Static<typeof CreateInviteSchema>;
-export const validateCreateInvite = makeValidator(CreateInviteSchema, () => {});
+export const validateCreateInvite: BodyValidator<CreateInviteInput> = makeValidator(CreateInviteSchema, () => {});
 
-export const validateAcceptInvite = makeValidator(
-  Type.Object(
-    {
-      token: Type.String({ minLength: 10, maxLength: 200 }),
-      first_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-      last_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
-    },
-    { additionalProperties: false },
-  ),
-  () => {},
+export const AcceptInviteSchema = Type.Object(
+  {
+    token: Type.String({ minLength: 10, maxLength: 200 }),
+    first_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    last_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  },
+  { additionalProperties: false },
 );
+export const validateAcceptInvite: BodyValidator<AcceptInviteInput> = makeValidator(AcceptInviteSchema, () => {});

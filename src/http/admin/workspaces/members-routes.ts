@@ -3,13 +3,12 @@
  * owners/admins and the workspace's managers; reads for anyone who can see the workspace.
  */
 import type { FastifyInstance } from 'fastify';
-import { notFound } from '../../../core/errors.ts';
-import { visibleWorkspace, workspaceParam } from '../../../domain/workspaces/access.ts';
+import { workspaceParam } from '../../../domain/workspaces/access.ts';
 import { addMembers } from '../../../domain/workspaces/add-members.ts';
+import { listMembersOf, readMember } from '../../../domain/workspaces/read-workspaces.ts';
 import { removeMember } from '../../../domain/workspaces/remove-member.ts';
 import { updateMember } from '../../../domain/workspaces/update-member.ts';
 import { memberView } from '../../../domain/workspaces/views.ts';
-import { getMember, listMembers } from '../../../storage/repositories/workspace-members.ts';
 import { adminRoute, type AdminDeps } from '../admin-route.ts';
 import { listBody, optionalEnum, optionalString, pageParams, uuidParam } from '../params.ts';
 import { validateAddMembers, validateUpdateMember, WORKSPACE_ROLES } from './schemas.ts';
@@ -29,17 +28,14 @@ export function registerWorkspaceMemberRoutes(app: FastifyInstance, deps: AdminD
     const idOrSlug = workspaceParam(ctx.request.params);
     const page = pageParams(query, { defaultSize: 50, maxSize: 100 });
     const filter = { role: optionalEnum(query, 'role', WORKSPACE_ROLES), email: optionalString(query, 'email', 320) };
-    const workspace = await visibleWorkspace(ctx.db, ctx.principal, idOrSlug);
-    const { total, rows } = await listMembers(ctx.db, workspace.id, filter, page);
+    const { workspace, total, rows } = await listMembersOf(ctx.db, ctx.principal, idOrSlug, filter, page);
     return { body: listBody(total, rows.map(memberView)), workspaceId: workspace.id };
   }));
 
   app.get('/v1/admin/workspaces/:workspaceId/users/:userId', adminRoute(deps, { action: 'workspace_users.read', resourceType: RESOURCE, scope: 'workspace_users.read', mutation: false }, async (ctx) => {
     const idOrSlug = workspaceParam(ctx.request.params);
     const userId = uuidParam(ctx.request.params, 'userId');
-    const workspace = await visibleWorkspace(ctx.db, ctx.principal, idOrSlug);
-    const member = await getMember(ctx.db, workspace.id, userId);
-    if (!member) throw notFound(`User "${userId}" is not a member of this workspace.`, 'member_not_found');
+    const { workspace, member } = await readMember(ctx.db, ctx.principal, idOrSlug, userId);
     return { body: memberView(member), resourceId: userId, workspaceId: workspace.id };
   }));
 

@@ -1,13 +1,12 @@
 /** The Workspaces group: POST|GET /admin/workspaces, GET|PUT|DELETE /admin/workspaces/{workspaceId} (id or slug). */
 import type { FastifyInstance } from 'fastify';
 import { invalidParam } from '../../../core/errors.ts';
-import { visibleWorkspace, workspaceParam } from '../../../domain/workspaces/access.ts';
+import { workspaceParam } from '../../../domain/workspaces/access.ts';
 import { createWorkspace } from '../../../domain/workspaces/create-workspace.ts';
 import { deleteWorkspace } from '../../../domain/workspaces/delete-workspace.ts';
 import { updateWorkspace } from '../../../domain/workspaces/update-workspace.ts';
+import { listWorkspacesFor, readWorkspace } from '../../../domain/workspaces/read-workspaces.ts';
 import { workspaceView, workspaceWithUsersView } from '../../../domain/workspaces/views.ts';
-import { listMembers } from '../../../storage/repositories/workspace-members.ts';
-import { listWorkspaces } from '../../../storage/repositories/workspaces.ts';
 import { adminRoute, type AdminDeps } from '../admin-route.ts';
 import { listBody, optionalString, pageParams } from '../params.ts';
 import { registerWorkspaceMemberRoutes } from './members-routes.ts';
@@ -39,20 +38,14 @@ export function registerWorkspaceRoutes(app: FastifyInstance, deps: AdminDeps): 
   app.get('/v1/admin/workspaces', adminRoute(deps, { action: 'workspaces.list', resourceType: RESOURCE, scope: 'workspaces.list', mutation: false }, async (ctx) => {
     const query = ctx.request.query;
     const page = pageParams(query, { defaultSize: 50, maxSize: 100 });
-    const { total, rows } = await listWorkspaces(ctx.db, {
-      organisationId: ctx.principal.organisationId,
-      onlyId: ctx.principal.keyType === 'workspace' ? ctx.principal.workspaceId : undefined,
-      nameContains: optionalString(query, 'name'),
-      exactName: optionalString(query, 'exact_name'),
-      statuses: statusFilter(query),
-    }, page);
+    const filter = { nameContains: optionalString(query, 'name'), exactName: optionalString(query, 'exact_name'), statuses: statusFilter(query) };
+    const { total, rows } = await listWorkspacesFor(ctx.db, ctx.principal, filter, page);
     return { body: listBody(total, rows.map(workspaceView)) };
   }));
 
   app.get('/v1/admin/workspaces/:workspaceId', adminRoute(deps, { action: 'workspaces.read', resourceType: RESOURCE, scope: 'workspaces.read', mutation: false }, async (ctx) => {
-    const workspace = await visibleWorkspace(ctx.db, ctx.principal, workspaceParam(ctx.request.params));
-    const { rows } = await listMembers(ctx.db, workspace.id, {});
-    return { body: workspaceWithUsersView(workspace, rows), resourceId: workspace.id, workspaceId: workspace.id };
+    const { workspace, members } = await readWorkspace(ctx.db, ctx.principal, workspaceParam(ctx.request.params));
+    return { body: workspaceWithUsersView(workspace, members), resourceId: workspace.id, workspaceId: workspace.id };
   }));
 
   app.put('/v1/admin/workspaces/:workspaceId', adminRoute(deps, { action: 'workspaces.update', resourceType: RESOURCE, scope: 'workspaces.update', mutation: true }, async (ctx) => {

@@ -1,11 +1,13 @@
 /** Bodies of the Workspaces and Workspace members groups (reference §3.8, §3.9; shared shapes §0.7). */
 import { Type, type Static } from '@sinclair/typebox';
 import { invalidParam } from '../../../core/errors.ts';
+import { UUID_PATTERN } from '../../../core/ids.ts';
+import type { AddMembersInput, CreateWorkspaceInput, UpdateMemberInput, UpdateWorkspaceInput } from '../../../domain/workspaces/inputs.ts';
 import { makeValidator } from '../../schemas/validate.ts';
+import type { BodyValidator } from '../body-validator.ts';
 import { UsageLimitsSchema } from '../api-keys/schemas.ts';
 
 export const SLUG_PATTERN = '^[a-zA-Z0-9_-]{1,64}$';
-const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 export const WORKSPACE_ROLES = ['admin', 'manager', 'member'] as const;
 export const WORKSPACE_STATUSES = ['active', 'archived'] as const;
@@ -100,12 +102,12 @@ function distinctIds(ids: readonly string[], path: (index: number) => string): v
   });
 }
 
-export const validateCreateWorkspace = makeValidator(CreateWorkspaceSchema, (body) => {
+export const validateCreateWorkspace: BodyValidator<CreateWorkspaceInput> = makeValidator(CreateWorkspaceSchema, (body) => {
   usageLimitRules(body.usage_limits);
   if (body.users) distinctIds(body.users, (index) => `users[${index}]`);
 });
-export const validateUpdateWorkspace = makeValidator(UpdateWorkspaceSchema, (body) => usageLimitRules(body.usage_limits));
-export const validateAddMembers = makeValidator(AddMembersSchema, (body) =>
+export const validateUpdateWorkspace: BodyValidator<UpdateWorkspaceInput> = makeValidator(UpdateWorkspaceSchema, (body) => usageLimitRules(body.usage_limits));
+export const validateAddMembers: BodyValidator<AddMembersInput> = makeValidator(AddMembersSchema, (body) =>
   distinctIds(body.users.map((user) => user.id), (index) => `users[${index}].id`),
 );
-export const validateUpdateMember = makeValidator(UpdateMemberSchema, () => {});
+export const validateUpdateMember: BodyValidator<UpdateMemberInput> = makeValidator(UpdateMemberSchema, () => {});
