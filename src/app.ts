@@ -24,6 +24,7 @@ import { registerAuth, type CredentialResolver } from './http/plugins/auth.ts';
 import { registerBodyParsers } from './http/plugins/body-parsers.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
 import { registerRequestLog } from './http/plugins/request-log.ts';
+import { errorAnswerOptions, registerServerAnswers } from './http/plugins/server-answers.ts';
 import { registerInferenceRoutes } from './http/routes/inference.ts';
 import { registerModelsRoute } from './http/routes/models.ts';
 import { registerOpenApiRoute } from './http/routes/openapi.ts';
@@ -60,13 +61,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // per-request access lines are the request log's job, written off the hot path
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.bodyLimit ?? 50 * 1024 * 1024,
-    return503OnClosing: true,
+    // parser, router and shutdown answers in the error shape (server-answers.ts)
+    ...errorAnswerOptions,
     requestIdHeader: false,
     genReqId: () => randomUUID(),
   }) as unknown as FastifyInstance;
   app.decorateRequest('gateway', undefined);
   registerBodyParsers(app);
   registerErrorHandling(app);
+  registerServerAnswers(app);
   registerAuth(app, deps.credentials);
   // after auth (a row needs the caller's organisation), before the routes it hooks onto
   const clock = deps.now;

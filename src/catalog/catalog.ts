@@ -8,30 +8,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { invalidParam } from '../core/errors.ts';
+import { providerNames } from '../providers/registry.ts';
 import rawModels from './models.json' with { type: 'json' };
 
-export const CATALOG_PROVIDERS = [
-  'openai',
-  'anthropic',
-  'google',
-  'vertex-ai',
-  'azure-openai',
-  'bedrock',
-  'cohere',
-  'mistral-ai',
-  'groq',
-  'together-ai',
-  'fireworks-ai',
-  'deepseek',
-  'x-ai',
-  'perplexity-ai',
-  'cerebras',
-  'deepinfra',
-  'openrouter',
-  'voyage',
-  'jina',
-] as const;
-export type CatalogProvider = (typeof CATALOG_PROVIDERS)[number];
+/**
+ * The providers an entry may name: the registry's, so a new provider is one folder and one registry line, and
+ * the catalog never lists a provider the gateway cannot call.
+ */
+const REGISTERED_PROVIDERS: readonly string[] = Object.freeze(providerNames());
 
 export const AI_SERVICES = ['chat', 'embedding', 'rerank', 'completion', 'image', 'audio'] as const;
 export type AiService = (typeof AI_SERVICES)[number];
@@ -66,7 +50,8 @@ export const CatalogPricingSchema = Type.Object(
 export const CatalogModelSchema = Type.Object(
   {
     id: Type.String({ minLength: 1 }),
-    provider: Type.Union(CATALOG_PROVIDERS.map((p) => Type.Literal(p))),
+    /** checked against the provider registry by validateCatalog */
+    provider: Type.String({ minLength: 1 }),
     ai_service: Type.Union(AI_SERVICES.map((s) => Type.Literal(s))),
     owned_by: Type.String({ minLength: 1 }),
     context_window: TokenCount,
@@ -82,7 +67,7 @@ export type CatalogPricing = Static<typeof CatalogPricingSchema>;
 
 export interface CatalogModel {
   id: string;
-  provider: CatalogProvider;
+  provider: string;
   ai_service: AiService;
   owned_by: string;
   context_window: number | null;
@@ -96,7 +81,7 @@ export interface CatalogModelView {
   object: 'model';
   created: number;
   owned_by: string;
-  provider: CatalogProvider;
+  provider: string;
   ai_service: AiService;
   slug: string;
   /** `${provider}/${id}`: unique across the whole catalog. */
@@ -127,10 +112,10 @@ export interface ModelsList {
 }
 
 /**
- * Check a parsed catalog file: the schema, finite non-negative prices, and unique ids per provider.
- * Returns a deep-frozen copy; throws an Error naming the first problem.
+ * Check a parsed catalog file: the schema, registered providers, finite non-negative prices, and unique ids per
+ * provider. Returns a deep-frozen copy; throws an Error naming the first problem.
  */
-export function validateCatalog(data: unknown): readonly CatalogModel[] {
+export function validateCatalog(data: unknown, knownProviders: readonly string[] = REGISTERED_PROVIDERS): readonly CatalogModel[] {
   if (!Value.Check(CatalogSchema, data)) {
     const first = Value.Errors(CatalogSchema, data).First();
     const where = first ? `${first.path || '/'}: ${first.message}` : 'unknown error';
@@ -139,6 +124,9 @@ export function validateCatalog(data: unknown): readonly CatalogModel[] {
   const seen = new Set<string>();
   const models: CatalogModel[] = [];
   for (const [index, entry] of data.entries()) {
+    if (!knownProviders.includes(entry.provider)) {
+      throw new Error(`Invalid model catalog (/${index}/provider: unknown provider "${entry.provider}", not in the provider registry)`);
+    }
     const key = `${entry.provider}/${entry.id}`;
     if (seen.has(key)) throw new Error(`Invalid model catalog (/${index}: duplicate model ${key})`);
     seen.add(key);

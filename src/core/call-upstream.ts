@@ -10,6 +10,7 @@ import type { GatewayHeaders } from './context.ts';
 import { GatewayError, badGateway, invalidParam, requestTimeout } from './errors.ts';
 import type { InferenceCall, ProviderAdapter, ProviderTarget, UpstreamRequest } from '../providers/contract.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
+import { refuseDotSegments } from './path-rules.ts';
 import { CUSTOM_HOST_BLOCKED_CODE, type Allowlist, type LookupAll } from '../upstream/ssrf-guard.ts';
 
 // Abort reasons are allocated once: an Error per request would capture a stack trace on the hot path.
@@ -62,6 +63,7 @@ export async function callUpstream(
   options: { headers: GatewayHeaders; clientHeaders: IncomingHttpHeaders; clientGone: AbortLink; allowlist: Allowlist; lookup?: LookupAll },
 ): Promise<UpstreamAttempt> {
   let request = adapter.buildRequest(call, target);
+  refuseDotSegments(request.url, call);
   if (options.headers.forwardHeaders.length > 0) Object.assign(request.headers, forwardedHeaders(options.headers, options.clientHeaders));
 
   // aborted by the timeout, the client leaving (linked below) or done() on an unread answer

@@ -82,6 +82,11 @@ export function notImplemented(message: string, code = 'not_implemented'): Gatew
   return new GatewayError(501, 'not_implemented_error', message, { code });
 }
 
+/** A bug or an unexpected failure: the message never echoes internals (the cause goes to the log). */
+export function internalError(): GatewayError {
+  return new GatewayError(500, 'server_error', 'The gateway hit an internal error.', { code: 'internal_error' });
+}
+
 export function isGatewayError(value: unknown): value is GatewayError {
   return value instanceof GatewayError;
 }

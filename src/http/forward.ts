@@ -38,7 +38,7 @@ export interface ForwardDeps extends TargetDeps {
 /** Parses the x-gateway-* headers once per request and answers with the trace id from then on. */
 export function gatewayHeadersOf(request: FastifyRequest, reply: FastifyReply, deps: ForwardDeps): GatewayHeaders {
   if (request.gateway) return request.gateway;
-  const headers = parseGatewayHeaders(request.headers, deps.newTraceId);
+  const headers = parseGatewayHeaders(request.headers, deps.newTraceId, request.raw.rawHeaders);
   request.gateway = headers;
   reply.header('x-gateway-trace-id', headers.trace.traceId);
   return headers;

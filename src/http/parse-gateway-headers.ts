@@ -1,5 +1,7 @@
 /**
- * Parses the x-gateway-* request headers once into GatewayHeaders. A malformed value is a 400 naming the header.
+ * Parses the x-gateway-* request headers once into GatewayHeaders. A malformed value is a 400 naming the header:
+ * so is an empty x-gateway-* header, and a single-valued one sent twice (Node joins the copies with ", ", which
+ * would turn two custom hosts into one garbled URL or let a proxy's copy and the client's copy disagree).
  * Pure: headers in, context out; the trace id generator is injected.
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -8,6 +10,8 @@ import type { GatewayHeaders } from '../core/context.ts';
 
 const CLOUD_PREFIXES = ['x-gateway-azure-', 'x-gateway-vertex-', 'x-gateway-aws-'];
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** lists: a second copy adds names to the list (HTTP list semantics), it does not conflict with the first */
+const LIST_HEADERS: ReadonlySet<string> = new Set(['x-gateway-forward-headers', 'x-gateway-sensitive-headers']);
 
 function single(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
@@ -77,18 +81,44 @@ function parseBearer(headers: IncomingHttpHeaders): string | undefined {
   return match ? match[1]!.trim() : value;
 }
 
-function parseCloud(headers: IncomingHttpHeaders): Record<string, string> {
+/** How many header lines named `name` the client sent (rawHeaders keeps every line, in the client's spelling). */
+export function timesSent(rawHeaders: readonly string[], name: string): number {
+  let count = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const raw = rawHeaders[index]!;
+    if (raw.length === name.length && raw.toLowerCase() === name) count += 1;
+  }
+  return count;
+}
+
+/**
+ * One pass over the header names: refuses an empty or repeated x-gateway-* header and collects the cloud settings.
+ * The raw lines are counted only when the joined value has a ", " (Node joins copies with exactly that), and for
+ * `authorization`, whose copies Node drops silently (keeping the first).
+ */
+function scanHeaders(headers: IncomingHttpHeaders, rawHeaders: readonly string[] | undefined): Record<string, string> {
   const cloud: Record<string, string> = {};
   for (const name of Object.keys(headers)) {
-    // most headers are not x-gateway-*: one cheap test before the prefix list
-    if (!name.startsWith('x-gateway-') || !CLOUD_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
-    const value = single(headers, name);
-    if (value !== undefined) cloud[name.slice('x-gateway-'.length)] = value;
+    if (!name.startsWith('x-gateway-')) continue;
+    const value = headers[name];
+    const text = Array.isArray(value) ? value.join(', ') : (value ?? '');
+    const trimmed = text.trim();
+    if (trimmed.length === 0) throw invalidParam(name, `Header ${name} is empty: send a value or leave the header out.`, 'invalid_header');
+    if (rawHeaders && text.includes(', ') && !LIST_HEADERS.has(name) && timesSent(rawHeaders, name) > 1) throw repeated(name);
+    // most x-gateway-* headers are not cloud settings: one cheap test before the prefix list
+    if (CLOUD_PREFIXES.some((prefix) => name.startsWith(prefix))) cloud[name.slice('x-gateway-'.length)] = trimmed;
   }
+  if (rawHeaders && headers.authorization !== undefined && timesSent(rawHeaders, 'authorization') > 1) throw repeated('authorization');
   return cloud;
 }
 
-export function parseGatewayHeaders(headers: IncomingHttpHeaders, newTraceId: () => string): GatewayHeaders {
+function repeated(name: string) {
+  return invalidParam(name, `Header ${name} must be sent once; it was sent more than once.`, 'repeated_header');
+}
+
+/** `rawHeaders` (the request's raw header lines) lets a header sent twice be told from one whose value has a comma. */
+export function parseGatewayHeaders(headers: IncomingHttpHeaders, newTraceId: () => string, rawHeaders?: readonly string[]): GatewayHeaders {
+  const cloud = scanHeaders(headers, rawHeaders);
   const providerHeader = single(headers, 'x-gateway-provider');
   const isSlug = providerHeader?.startsWith('@') ?? false;
   return {
@@ -111,7 +141,7 @@ export function parseGatewayHeaders(headers: IncomingHttpHeaders, newTraceId: ()
     fetchIntegratedModels: parseBoolean(headers, 'x-gateway-fetch-integrated-models'),
     forwardHeaders: parseHeaderList(headers, 'x-gateway-forward-headers'),
     sensitiveHeaders: parseHeaderList(headers, 'x-gateway-sensitive-headers'),
-    cloud: parseCloud(headers),
+    cloud,
     strictReferenceCompliance: parseBoolean(headers, 'x-gateway-strict-reference-compliance'),
   };
 }

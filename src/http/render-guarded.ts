@@ -9,11 +9,10 @@ import type { FastifyReply } from 'fastify';
 import { badGateway } from '../core/errors.ts';
 import { guardrailDenied, outputText, runHooks, type GuardrailHook, type HookResult } from '../guardrails/hooks.ts';
 import type { CheckRegistry } from '../guardrails/registry.ts';
-import type { InferenceCall, ResponseTransform, StreamDecoder, StreamEvent } from '../providers/contract.ts';
+import type { InferenceCall, ProviderTarget, ResponseTransform, StreamDecoder, StreamEvent } from '../providers/contract.ts';
 import { UNCHANGED } from '../providers/contract.ts';
 import type { JudgedAnswer } from '../routing/guard.ts';
-import type { RenderOptions } from './render-upstream.ts';
-import { noteAnswer, noteOutputVerdicts } from '../logging/request-record.ts';
+import { noteAnswer, noteOutputVerdicts, type RequestRecord } from '../logging/request-record.ts';
 
 export interface OutputGuardrails {
   input: HookResult[];
@@ -45,8 +44,25 @@ export async function runOutputGuardrails(guardrails: OutputGuardrails, call: In
   );
 }
 
-export async function sendGuarded(reply: FastifyReply, json: unknown, transform: ResponseTransform | undefined, options: RenderOptions): Promise<void> {
-  const guardrails = options.guardrails!;
+/**
+ * What a guarded answer needs of the render options: declared here, not imported from render-upstream.ts, so the
+ * dependency points one way (render-upstream -> render-guarded); render-upstream's RenderOptions satisfies it.
+ */
+export interface GuardedAnswerOptions {
+  call: InferenceCall;
+  target: ProviderTarget;
+  /** x-gateway-* headers for the answer */
+  gatewayHeaders: Record<string, string>;
+  record?: RequestRecord | undefined;
+}
+
+export async function sendGuarded(
+  reply: FastifyReply,
+  json: unknown,
+  transform: ResponseTransform | undefined,
+  guardrails: OutputGuardrails,
+  options: GuardedAnswerOptions,
+): Promise<void> {
   let answer: unknown = json;
   if (transform) {
     try {

@@ -97,7 +97,7 @@ export async function renderUpstream(reply: FastifyReply, attempt: UpstreamAttem
   if (status >= 300) return sendProviderError(reply, status, json, options, adapter.parseError);
   const transform = adapter.responseTransform(call.route);
   if (options.guardrails && (options.guardrails.input.length > 0 || options.guardrails.output.length > 0)) {
-    return sendGuarded(reply, json, transform, options);
+    return sendGuarded(reply, json, transform, options.guardrails, options);
   }
   let converted: unknown = UNCHANGED;
   try {

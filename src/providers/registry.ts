@@ -20,3 +20,8 @@ export function createProviderRegistry(): ProviderRegistry {
   adapters.push(createGoogleAdapter(), createVertexAdapter());
   return new Map(adapters.map((adapter) => [adapter.name, adapter]));
 }
+
+/** The name of every provider the registry builds: what a catalog entry or a config may name. */
+export function providerNames(): string[] {
+  return [...createProviderRegistry().keys()];
+}

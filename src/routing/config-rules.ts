@@ -4,7 +4,7 @@
  */
 import { invalidParam } from '../core/errors.ts';
 import { checkQuery } from './conditions.ts';
-import type { ConfigInput } from './config-schema.ts';
+import type { ConfigInput } from './config-grammar.ts';
 
 export interface RuleOptions {
   /** when given, a `provider` for which it returns false is refused at parse time, naming its path */

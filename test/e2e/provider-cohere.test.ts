@@ -223,3 +223,17 @@ describe('cohere embeddings and rerank', () => {
     });
   });
 });
+
+describe('cohere: a custom host ending in a version (the reference API form, https://api.cohere.ai/v1)', () => {
+  test('the version segment is dropped: chat still reaches /v2/chat', async () => {
+    const versioned = new OpenAI({
+      apiKey: COHERE_TEST_KEY,
+      baseURL: gateway.baseURL,
+      maxRetries: 0,
+      defaultHeaders: { 'x-gateway-api-key': gateway.adminKey, 'x-gateway-provider': 'cohere', 'x-gateway-custom-host': `${cohere.baseUrl}/v1` },
+    });
+    const answer = await versioned.chat.completions.create({ model: 'command-a-03-2025', messages: [{ role: 'user', content: 'Say hello in French' }] });
+    assert.equal(answer.choices[0]?.message.content, 'Bonjour!');
+    assert.equal(lastRequest().url, '/v2/chat');
+  });
+});

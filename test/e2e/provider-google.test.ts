@@ -190,3 +190,31 @@ describe('google: embeddings', () => {
     assert.deepEqual(floats.data[0]?.embedding, embeddingValues(0));
   });
 });
+
+describe('google: the custom host as the bare origin (the reference API form)', () => {
+  // https://generativelanguage.googleapis.com is the form the reference API documents: the gateway adds /v1beta
+  const originClient = () =>
+    new OpenAI({
+      apiKey: GOOGLE_API_KEY,
+      baseURL: gateway.baseURL,
+      maxRetries: 0,
+      defaultHeaders: { 'x-gateway-api-key': gateway.adminKey, 'x-gateway-provider': 'google', 'x-gateway-custom-host': upstream.origin },
+    });
+
+  test('chat, stream and embeddings reach /v1beta/models/...', async () => {
+    const bare = originClient();
+    const answer = await bare.chat.completions.create({ model: 'gemini-2.0-flash', messages: [{ role: 'user', content: 'Hi' }] });
+    assert.equal(answer.choices[0]?.message.content, 'Hello from Gemini');
+    assert.equal(lastRequest().url, '/v1beta/models/gemini-2.0-flash:generateContent');
+
+    const stream = await bare.chat.completions.create({ model: 'gemini-2.0-flash', messages: [{ role: 'user', content: 'Hi' }], stream: true });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    assert.equal(text, 'Hello from Gemini');
+    assert.equal(lastRequest().url, '/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse');
+
+    const embeddings = await bare.embeddings.create({ model: 'gemini-embedding-001', input: 'a', encoding_format: 'float' });
+    assert.deepEqual(embeddings.data[0]?.embedding, embeddingValues(0));
+    assert.equal(lastRequest().url, '/v1beta/models/gemini-embedding-001:batchEmbedContents');
+  });
+});

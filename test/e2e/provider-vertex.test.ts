@@ -217,3 +217,34 @@ describe('vertex-ai: credentials and settings', () => {
     assert.equal(body.error.code, 'UNAUTHENTICATED');
   });
 });
+
+describe('vertex-ai: the custom host as the bare origin (the reference API form)', () => {
+  // https://{region}-aiplatform.googleapis.com is the form the reference API documents: the gateway adds /v1
+  const originClient = () =>
+    new OpenAI({ apiKey: CLIENT_TOKEN, baseURL: gateway.baseURL, maxRetries: 0, defaultHeaders: { ...headers, 'x-gateway-custom-host': upstream.origin } });
+
+  test('Gemini chat and stream, Claude, embeddings and rerank reach /v1/projects/...', async () => {
+    const bare = originClient();
+    const answer = await bare.chat.completions.create({ model: 'gemini-2.0-flash', messages: [{ role: 'user', content: 'Hi' }] });
+    assert.equal(answer.choices[0]?.message.content, 'Hello from Gemini');
+    assert.equal(lastRequest().url, `${location}/publishers/google/models/gemini-2.0-flash:generateContent`);
+
+    const stream = await bare.chat.completions.create({ model: 'gemini-2.0-flash', messages: [{ role: 'user', content: 'Hi' }], stream: true });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    assert.equal(text, 'Hello from Gemini');
+    assert.equal(lastRequest().url, `${location}/publishers/google/models/gemini-2.0-flash:streamGenerateContent?alt=sse`);
+
+    const claude = await bare.chat.completions.create({ model: 'claude-sonnet-4-5@20250929', messages: [{ role: 'user', content: 'Hi' }], max_tokens: 100 });
+    assert.equal(claude.choices[0]?.message.content, 'Hello from Claude on Vertex');
+    assert.equal(lastRequest().url, `${location}/publishers/anthropic/models/claude-sonnet-4-5@20250929:rawPredict`);
+
+    const embeddings = await bare.embeddings.create({ model: 'text-embedding-005', input: 'hello', encoding_format: 'float' });
+    assert.equal(embeddings.data.length, 1);
+    assert.equal(lastRequest().url, `${location}/publishers/google/models/text-embedding-005:predict`);
+
+    const ranked = (await bare.post('/rerank', { body: { model: 'semantic-ranker-default@latest', query: 'q', documents: ['a', 'bb'] } })) as { results: unknown[] };
+    assert.equal(ranked.results.length, 2);
+    assert.equal(lastRequest().url, `/v1/projects/${PROJECT}/locations/global/rankingConfigs/default_ranking_config:rank`);
+  });
+});

@@ -4,13 +4,17 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../core/context.ts';
-import { unauthorized } from '../../core/errors.ts';
+import { invalidParam, unauthorized } from '../../core/errors.ts';
+import { timesSent } from '../parse-gateway-headers.ts';
 
 /** secret or token -> principal; null (or a 401 thrown) when it is not valid. Synchronous when cached. */
 export type CredentialResolver = (secret: string) => Principal | null | Promise<Principal | null>;
 
-/** Paths under /v1 that need no gateway key (the invitee of an invite has none yet). */
-const PUBLIC_PATHS = new Set(['/v1/admin/users/invites/accept']);
+/**
+ * Paths under /v1 that need no gateway key: the invitee of an invite has none yet, and the API's description is
+ * public at the base URL as at the root (/openapi.json).
+ */
+const PUBLIC_PATHS = new Set(['/v1/admin/users/invites/accept', '/v1/openapi.json']);
 
 export function registerAuth(app: FastifyInstance, resolve: CredentialResolver): void {
   app.decorateRequest('principal', undefined);
@@ -23,6 +27,10 @@ export function registerAuth(app: FastifyInstance, resolve: CredentialResolver):
     const header = request.headers['x-gateway-api-key'];
     const secret = Array.isArray(header) ? header[0] : header;
     if (!secret) return done(unauthorized('Missing x-gateway-api-key header.', 'missing_api_key'));
+    // Node joins a header sent twice with ", ": two keys are not one unknown key but a malformed request
+    if (secret.includes(', ') && timesSent(request.raw.rawHeaders, 'x-gateway-api-key') > 1) {
+      return done(invalidParam('x-gateway-api-key', 'Header x-gateway-api-key must be sent once.', 'repeated_header'));
+    }
     let resolved: Principal | null | Promise<Principal | null>;
     try {
       resolved = resolve(secret.trim());

@@ -3,29 +3,20 @@
  * what the request log records as the request's error.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { GatewayError } from '../../core/errors.ts';
+import { GatewayError, internalError } from '../../core/errors.ts';
 import { noteErrorBody } from '../../logging/request-record.ts';
+import { describeFrameworkError } from './framework-errors.ts';
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
-    if (error instanceof GatewayError) {
-      const body = error.toBody();
-      noteErrorBody(request.logRecord, body);
-      reply.code(error.status).send(body);
-      return;
+    let answer = error instanceof GatewayError ? error : describeFrameworkError(error, request.routeOptions.bodyLimit);
+    if (!answer) {
+      request.log.error({ err: error }, 'unhandled error');
+      answer = internalError();
     }
-    const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
-    if (status >= 400 && status < 500) {
-      const param = error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'body' : null;
-      const body = { error: { message: error.message, type: 'invalid_request_error', param, code: error.code?.toLowerCase() ?? null } };
-      noteErrorBody(request.logRecord, body);
-      reply.code(status).send(body);
-      return;
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    const body = { error: { message: 'The gateway hit an internal error.', type: 'server_error', param: null, code: 'internal_error' } };
+    const body = answer.toBody();
     noteErrorBody(request.logRecord, body);
-    reply.code(500).send(body);
+    reply.code(answer.status).send(body);
   });
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send({

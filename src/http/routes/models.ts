@@ -8,6 +8,10 @@ import { hasProviderSignal } from '../../core/resolve-target.ts';
 import type { Principal } from '../../core/context.ts';
 import { configForRequest } from '../../routing/saved-configs.ts';
 import { forward, gatewayHeadersOf, type ForwardDeps } from '../forward.ts';
+import { refuseRepeatedQuery } from '../input-rules.ts';
+
+/** single-valued, for the catalog and for the provider's models endpoint alike (the query is forwarded as written) */
+const MODELS_PARAMETERS: ReadonlySet<string> = new Set(['provider', 'ai_service', 'limit', 'offset', 'sort', 'order']);
 
 /** The seed: a config's `fetch_integrated_models: true` works like the header, for a saved config too. */
 async function configAsksForCatalog(raw: string | undefined, principal: Principal | undefined, deps: ForwardDeps): Promise<boolean> {
@@ -19,6 +23,7 @@ async function configAsksForCatalog(raw: string | undefined, principal: Principa
 export function registerModelsRoute(app: FastifyInstance, deps: ForwardDeps): void {
   app.get('/v1/models', { config: { routeKind: 'models' } }, async (request, reply) => {
     const headers = gatewayHeadersOf(request, reply, deps);
+    refuseRepeatedQuery(request.query, MODELS_PARAMETERS);
     if (headers.fetchIntegratedModels === true || !hasProviderSignal(headers) || (await configAsksForCatalog(headers.config, request.principal, deps))) {
       const query = parseModelsQuery(request.query as Record<string, unknown>);
       reply.header('x-gateway-cache-status', 'DISABLED');

@@ -3,7 +3,8 @@
  * comes back exactly as received. /v1/proxy/... does the same even for a built-in route.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest } from '../../core/errors.ts';
+import { badRequest, invalidParam } from '../../core/errors.ts';
+import { clientPathProblem, describeProblem } from '../../core/path-rules.ts';
 import { forward, type ForwardDeps } from '../forward.ts';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -16,7 +17,11 @@ function pathAfter(request: FastifyRequest, prefix: string): string {
     throw badRequest(`The path must start with ${prefix}/ as plain characters, not percent-encoded.`, 'invalid_path');
   }
   const end = url.indexOf('?');
-  return url.slice(prefix.length, end >= 0 ? end : undefined);
+  const path = url.slice(prefix.length, end >= 0 ? end : undefined);
+  // refused before anything else: once joined to the provider's base URL, a dot segment would climb out of it
+  const problem = clientPathProblem(path);
+  if (problem) throw invalidParam('path', `The path must not contain ${describeProblem(problem)}.`, 'invalid_path');
+  return path;
 }
 
 export function registerProxyRoutes(app: FastifyInstance, deps: ForwardDeps): void {

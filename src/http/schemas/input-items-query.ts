@@ -8,6 +8,8 @@ import { OPEN, StringEnum } from './common.ts';
 export const INPUT_ITEMS_DEFAULT_LIMIT = 20;
 export const INPUT_ITEMS_MAX_LIMIT = 100;
 export const INPUT_ITEMS_ORDERS = ['asc', 'desc'] as const;
+/** single-valued: each may be given once */
+export const INPUT_ITEMS_PARAMETERS: ReadonlySet<string> = new Set(['limit', 'order', 'after', 'before']);
 
 export const InputItemsQuerySchema = Type.Object(
   {

@@ -8,6 +8,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import { invalidParam } from '../../core/errors.ts';
+import { refuseRepeatedQuery } from '../input-rules.ts';
 import { ChatCompletionRequestSchema, type ChatCompletionRequest } from './chat-completions.ts';
 import { CompletionRequestSchema, type CompletionRequest } from './completions.ts';
 import { EmbeddingRequestSchema, type EmbeddingRequest } from './embeddings.ts';
@@ -16,6 +17,7 @@ import {
   INPUT_ITEMS_DEFAULT_LIMIT,
   INPUT_ITEMS_MAX_LIMIT,
   INPUT_ITEMS_ORDERS,
+  INPUT_ITEMS_PARAMETERS,
   type InputItemsQuery,
 } from './input-items-query.ts';
 import { RerankRequestSchema, type RerankRequest } from './rerank.ts';
@@ -104,6 +106,8 @@ function cursor(query: Record<string, unknown>, name: 'after' | 'before'): strin
 
 /** Parses GET /responses/:id/input_items query values (strings): limit 1..100 (default 20), order asc|desc. */
 export function parseInputItemsQuery(query: Record<string, unknown>): InputItemsQuery {
+  // the query is forwarded as written: `limit[]=1` would reach the provider unchecked
+  refuseRepeatedQuery(query, INPUT_ITEMS_PARAMETERS);
   let limit = INPUT_ITEMS_DEFAULT_LIMIT;
   if (query.limit !== undefined) {
     const parsed = parseStrictInteger(query.limit);

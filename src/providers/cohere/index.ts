@@ -2,6 +2,9 @@
  * Cohere (https://docs.cohere.com/reference/about): chat (v2, streamed as typed SSE events), embeddings and
  * rerank, each translated from and to the gateway's OpenAI shapes; any other path passes through to
  * https://api.cohere.com with the key as a Bearer token.
+ * The base URL is the origin (Cohere's SDKs take https://api.cohere.com): every route names its version (/v2/chat)
+ * and pass-through paths carry theirs (/v1/tokenize). A custom host that ends in a version, the reference API's
+ * form (https://api.cohere.ai/v1), has that segment dropped rather than producing /v1/v2/chat.
  */
 import type { InferenceCall, ProviderAdapter, ProviderTarget, RouteKind, UpstreamRequest } from '../contract.ts';
 import { toCohereEmbed, toEmbeddingList } from './embed.ts';
@@ -9,6 +12,7 @@ import { parseCohereError } from './errors.ts';
 import { toCohereRerank, toRerankResponse } from './rerank.ts';
 import { toCohereChat } from './request.ts';
 import { toChatCompletion } from './response.ts';
+import { withoutVersion } from '../shared/api-version.ts';
 import { recordOf } from '../shared/json.ts';
 import { createCohereStreamDecoder } from './stream.ts';
 
@@ -55,15 +59,16 @@ export function createCohereAdapter(options: CohereAdapterOptions = {}): Provide
 
     buildRequest(call: InferenceCall, target: ProviderTarget): UpstreamRequest {
       const headers: Record<string, string> = target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {};
+      const origin = target.customHost ? withoutVersion(target.baseUrl) : target.baseUrl;
       const path = PATHS[call.route];
       if (!path) {
         const query = call.query ? `?${call.query}` : '';
         if (call.rawBody && call.rawBody.length > 0) headers['content-type'] = call.contentType ?? 'application/json';
-        return { method: call.method, url: `${target.baseUrl}${call.path}${query}`, headers, body: call.rawBody, warnings: [] };
+        return { method: call.method, url: `${origin}${call.path}${query}`, headers, body: call.rawBody, warnings: [] };
       }
       const { body, warnings } = bodyFor(call);
       headers['content-type'] = 'application/json';
-      return { method: 'POST', url: `${target.baseUrl}${path}`, headers, body: JSON.stringify(body), warnings };
+      return { method: 'POST', url: `${origin}${path}`, headers, body: JSON.stringify(body), warnings };
     },
 
     responseTransform(route: RouteKind) {

@@ -7,6 +7,7 @@
 import { invalidParam } from '../../core/errors.ts';
 import type { EmbeddingRequest } from '../../core/openai-types.ts';
 import type { InferenceCall, ProviderAdapter, ProviderTarget, RouteKind, UpstreamRequest } from '../contract.ts';
+import { withVersion } from '../shared/api-version.ts';
 import { systemClock, geminiChatCall, geminiChatTransform, geminiStreamDecoder, type Clock } from './chat.ts';
 import { embeddingWarnings, fromGeminiEmbeddings, toGeminiEmbeddingsBody } from './embeddings.ts';
 import { parseGoogleError } from './errors.ts';
@@ -17,6 +18,15 @@ export { parseGoogleError, streamErrorOf } from './errors.ts';
 export { isRecord } from './response.ts';
 
 const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
+
+/**
+ * The Gemini API root. A custom host may be the bare origin, the form the reference API documents
+ * (https://generativelanguage.googleapis.com), or a proxy prefix: both get /v1beta. A base that already names a
+ * version (/v1beta, /v1, /v1alpha) is kept as given.
+ */
+function apiRoot(target: ProviderTarget): string {
+  return withVersion(target.baseUrl, 'v1beta');
+}
 
 const MODEL = /^(?:(?:models|tunedModels)\/)?[A-Za-z0-9_@-][A-Za-z0-9._@-]{0,199}$/;
 
@@ -53,21 +63,22 @@ export function createGoogleAdapter(clock: Clock = systemClock): ProviderAdapter
     },
     defaultBaseUrl: DEFAULT_BASE_URL,
     buildRequest(call: InferenceCall, target: ProviderTarget): UpstreamRequest {
+      const root = apiRoot(target);
       if (call.route === 'chat') {
         const chat = geminiChatCall(call);
         const method = chat.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
-        return json(`${target.baseUrl}/${modelPath(chat.model)}:${method}`, chat.body, chat.warnings, target);
+        return json(`${root}/${modelPath(chat.model)}:${method}`, chat.body, chat.warnings, target);
       }
       if (call.route === 'embeddings') {
         const request = call.body as EmbeddingRequest;
         const body = JSON.stringify(toGeminiEmbeddingsBody(request));
-        return json(`${target.baseUrl}/${modelPath(request.model)}:batchEmbedContents`, body, embeddingWarnings(request), target);
+        return json(`${root}/${modelPath(request.model)}:batchEmbedContents`, body, embeddingWarnings(request), target);
       }
       // pass-through: the client's bytes to the same path under the Gemini base URL
       const headers: Record<string, string> = keyHeader(target);
       if (call.rawBody && call.rawBody.length > 0) headers['content-type'] = call.contentType ?? 'application/json';
       const query = call.query ? `?${call.query}` : '';
-      return { method: call.method, url: `${target.baseUrl}${call.path}${query}`, headers, body: call.rawBody, warnings: [] };
+      return { method: call.method, url: `${root}${call.path}${query}`, headers, body: call.rawBody, warnings: [] };
     },
     responseTransform(route: RouteKind) {
       if (route === 'chat') return geminiChatTransform(clock);

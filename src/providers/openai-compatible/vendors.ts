@@ -2,9 +2,13 @@
  * The OpenAI-compatible family as data: name, default base URL, auth header style and the routes served.
  * Local servers (ollama, lm-studio, vllm) have no default: they need x-gateway-custom-host, which goes
  * through the SSRF guard, so naming them can never reach the gateway's own loopback by accident.
+ * They serve the OpenAI API under /v1, and their custom host may be the bare origin (the form the reference API
+ * documents for Ollama, http://localhost:11434) or already end in /v1: both reach /v1/... The hosted vendors take
+ * a custom host as given, version included, like their default base URL.
  */
-import type { RouteKind } from '../contract.ts';
-import type { OpenAiCompatibleVendor } from './base.ts';
+import type { InferenceCall, ProviderTarget, RouteKind } from '../contract.ts';
+import { withVersion } from '../shared/api-version.ts';
+import { upstreamPath, type OpenAiCompatibleVendor } from './base.ts';
 import { normaliseRerank } from './rerank.ts';
 
 const CHAT_FAMILY: readonly RouteKind[] = ['chat', 'completions', 'embeddings', 'models'];
@@ -15,6 +19,11 @@ const OPENAI_ROUTES: readonly RouteKind[] = [
   'responses.delete',
   'responses.input_items',
 ];
+
+/** A local server's URL: its base with /v1 unless the base already names a version. */
+function localServerUrl(call: InferenceCall, target: ProviderTarget): string {
+  return `${withVersion(target.baseUrl, 'v1')}${upstreamPath(call)}${call.query ? `?${call.query}` : ''}`;
+}
 
 export const openAiCompatibleVendors: readonly OpenAiCompatibleVendor[] = [
   // https://platform.openai.com/docs/api-reference
@@ -58,11 +67,11 @@ export const openAiCompatibleVendors: readonly OpenAiCompatibleVendor[] = [
     deviations: { chat: { unsupported: ['frequency_penalty', 'presence_penalty', 'logit_bias', 'parallel_tool_calls', 'service_tier'] } },
   },
   // https://github.com/ollama/ollama/blob/main/docs/openai.md
-  { name: 'ollama', defaultBaseUrl: undefined, auth: 'bearer', routes: CHAT_FAMILY },
+  { name: 'ollama', defaultBaseUrl: undefined, url: localServerUrl, auth: 'bearer', routes: CHAT_FAMILY },
   // https://lmstudio.ai/docs/app/api/endpoints/openai
-  { name: 'lm-studio', defaultBaseUrl: undefined, auth: 'bearer', routes: CHAT_FAMILY },
+  { name: 'lm-studio', defaultBaseUrl: undefined, url: localServerUrl, auth: 'bearer', routes: CHAT_FAMILY },
   // https://docs.vllm.ai/en/latest/serving/openai_compatible_server.html
-  { name: 'vllm', defaultBaseUrl: undefined, auth: 'bearer', routes: [...CHAT_FAMILY, 'rerank'], transforms: { rerank: normaliseRerank } },
+  { name: 'vllm', defaultBaseUrl: undefined, url: localServerUrl, auth: 'bearer', routes: [...CHAT_FAMILY, 'rerank'], transforms: { rerank: normaliseRerank } },
   // https://api.jina.ai/redoc: OpenAI-compatible embeddings, a rerank of its own shape
   { name: 'jina', defaultBaseUrl: 'https://api.jina.ai/v1', auth: 'bearer', routes: ['embeddings', 'rerank'], transforms: { rerank: normaliseRerank } },
 ];

@@ -5,11 +5,14 @@
  * https://cloud.google.com/generative-ai-app-builder/docs/ranking (the Discovery Engine ranking API)
  *
  * Without a custom host the base URL is `https://{host}/v1/projects/{project}/locations/{region}`. A custom host
- * (x-gateway-custom-host) stands for the service root `https://{host}/v1`; the project and region still come from
+ * (x-gateway-custom-host) stands for the service root: the bare origin, the form the reference API documents
+ * (`https://{region}-aiplatform.googleapis.com`), or a proxy prefix gets `/v1`; a root that already names a version
+ * (`/v1`, `/v1beta1`) is kept as given (rule in ../shared/api-version.ts). The project and region still come from
  * the x-gateway-vertex-* headers, so the path the upstream sees is the real one.
  */
 import { invalidParam } from '../../core/errors.ts';
 import type { ProviderTarget } from '../contract.ts';
+import { withVersion } from '../shared/api-version.ts';
 
 const PROJECT = /^[a-z0-9][a-z0-9.:-]{0,99}$/i;
 const REGION = /^[a-z0-9-]{1,63}$/;
@@ -43,11 +46,16 @@ export function vertexBaseUrl(cloud: Readonly<Record<string, string>>): string {
   return `https://${host}/v1/projects/${project}/locations/${region}`;
 }
 
-/** `.../projects/{project}/locations/{region}`: the resolved base URL, or the custom host plus the location path. */
+/** The service root a custom host stands for, with its version. */
+function customRoot(target: ProviderTarget): string {
+  return withVersion(target.baseUrl, 'v1');
+}
+
+/** `.../projects/{project}/locations/{region}`: the resolved base URL, or the custom host's root plus the location path. */
 export function locationBase(target: ProviderTarget): string {
   if (!target.customHost) return target.baseUrl;
   const { project, region } = vertexSettings(target.cloud);
-  return `${target.baseUrl}/projects/${project}/locations/${region}`;
+  return `${customRoot(target)}/projects/${project}/locations/${region}`;
 }
 
 /** Model ids end up in the URL path: only the characters Vertex model ids use (`claude-sonnet-4@20250514`). */
@@ -75,7 +83,7 @@ export interface RankingEndpoint {
  * resource with no `model` in the body, so the config's own model applies.
  */
 export function rankingEndpoint(target: ProviderTarget, model: unknown): RankingEndpoint {
-  const root = target.customHost ? target.baseUrl : DISCOVERY_ENGINE_ROOT;
+  const root = target.customHost ? customRoot(target) : DISCOVERY_ENGINE_ROOT;
   if (typeof model === 'string' && model.startsWith('projects/')) {
     if (!RANKING_CONFIG.test(model)) {
       throw invalidParam('model', 'A ranking config must be named projects/{project}/locations/{location}/rankingConfigs/{config}.', 'invalid_model');

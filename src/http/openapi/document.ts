@@ -1,0 +1,85 @@
+/**
+ * The OpenAPI 3.1 document of the whole API the app registers: the inference routes, the pass-through wildcards,
+ * the admin (control-plane) routes under the `/v1` server, and the operations routes under the root (each of those
+ * paths names its own server). test/openapi.test.ts holds it to the routes actually registered, both ways.
+ */
+import { apiKeyPaths } from './admin/api-keys.ts';
+import { auditLogPaths } from './admin/audit-logs.ts';
+import { configPaths } from './admin/configs.ts';
+import { guardrailPaths } from './admin/guardrails.ts';
+import { organisationPaths } from './admin/organisation.ts';
+import { userPaths } from './admin/users.ts';
+import { workspacePaths } from './admin/workspaces.ts';
+import { buildSchemas } from './components.ts';
+import { inferencePaths } from './inference-paths.ts';
+import { operationsPaths } from './operations-paths.ts';
+import { GATEWAY_HEADER_COMPONENTS } from './parameters.ts';
+import { INFERENCE_ERROR_COMPONENTS, INFERENCE_HEADER_COMPONENTS } from './responses.ts';
+import type { Header, JsonSchema, Parameter, Paths, Response, Server } from './types.ts';
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  servers: Server[];
+  security: Array<Record<string, string[]>>;
+  tags: Array<{ name: string; description: string }>;
+  paths: Paths;
+  components: {
+    schemas: Record<string, JsonSchema>;
+    parameters: Record<string, Parameter>;
+    headers: Record<string, Header>;
+    responses: Record<string, Response>;
+    securitySchemes: Record<string, JsonSchema>;
+  };
+}
+
+const DESCRIPTION = [
+  'One OpenAI-compatible API to many model providers, and its control plane.',
+  'Every `/v1` route needs a gateway key (or a JWT) in `x-gateway-api-key`, except where an operation says `security: []`.',
+  'Every GET route answers HEAD too. Errors the gateway raises itself are `ErrorResponse`; a provider\'s errors keep its status and body.',
+  'Paths marked `x-gateway-wildcard-parameter` match any number of segments in that parameter.',
+].join(' ');
+
+const TAGS = [
+  ['inference', 'OpenAI-compatible routes, forwarded to the selected provider'],
+  ['operations', 'liveness, readiness, metrics and this document, outside /v1'],
+  ['api-keys', 'gateway API keys'],
+  ['audit-logs', 'the append-only record of every admin change'],
+  ['configs', 'saved routing configs'],
+  ['guardrails', 'saved guardrails'],
+  ['organisation', 'organisation settings'],
+  ['users', 'the organisation\'s users'],
+  ['user-invites', 'invitations to join the organisation'],
+  ['workspaces', 'workspaces'],
+  ['workspace-members', 'who belongs to a workspace, with which role'],
+] as const;
+
+export function buildOpenApiDocument(): OpenApiDocument {
+  return {
+    openapi: '3.1.0',
+    info: { title: 'AI gateway', version: '2.0.0', description: DESCRIPTION },
+    servers: [{ url: '/v1', description: 'the API\'s base URL' }],
+    security: [{ gatewayApiKey: [] }],
+    tags: TAGS.map(([name, description]) => ({ name, description })),
+    paths: {
+      ...operationsPaths(),
+      ...inferencePaths(),
+      ...apiKeyPaths(),
+      ...auditLogPaths(),
+      ...configPaths(),
+      ...guardrailPaths(),
+      ...organisationPaths(),
+      ...userPaths(),
+      ...workspacePaths(),
+    },
+    components: {
+      schemas: buildSchemas(),
+      parameters: GATEWAY_HEADER_COMPONENTS,
+      headers: INFERENCE_HEADER_COMPONENTS,
+      responses: INFERENCE_ERROR_COMPONENTS,
+      securitySchemes: {
+        gatewayApiKey: { type: 'apiKey', in: 'header', name: 'x-gateway-api-key', description: 'a gateway API key, or a JWT the organisation\'s JWKS verifies' },
+      },
+    },
+  };
+}
