@@ -8,9 +8,7 @@
 import type { GatewayHeaders } from '../core/context.ts';
 import type { InferenceCall, RouteKind } from '../providers/contract.ts';
 import type { PlannedCache } from '../routing/target-settings.ts';
-import { assembleFromStream } from './assemble.ts';
 import { cacheKey } from './cache-key.ts';
-import type { ResponseCache } from './response-cache.ts';
 
 export const DEFAULT_CACHE_MAX_AGE_SECONDS = 86_400;
 const CACHEABLE: ReadonlySet<RouteKind> = new Set<RouteKind>(['chat', 'completions', 'embeddings']);
@@ -36,29 +34,4 @@ export function cachePlan(cache: PlannedCache | undefined, call: InferenceCall, 
 
 export function isStreaming(call: InferenceCall): boolean {
   return typeof call.body === 'object' && call.body !== null && (call.body as { stream?: unknown }).stream === true;
-}
-
-export interface StoreAnswer {
-  json(status: number, body: string): void;
-  stream(chunks: readonly unknown[]): void;
-}
-
-/** Writes an answer to the cache off the response path; a failure to store never fails the request. */
-export function storer(cache: ResponseCache, plan: CachePlan, onError: (error: unknown) => void): StoreAnswer {
-  const put = (status: number, body: string) => {
-    cache
-      .set(plan.key, { status, contentType: 'application/json', body }, plan.maxAgeSeconds)
-      .then((outcome) => {
-        if (outcome === 'stored') plan.onStored?.();
-      })
-      .catch(onError);
-  };
-  return {
-    json: put,
-    stream: (chunks) => {
-      // a stream that ended early or with an error assembles to nothing: nothing is stored
-      const answer = assembleFromStream(chunks);
-      if (answer) put(200, JSON.stringify(answer));
-    },
-  };
 }

@@ -15,10 +15,9 @@
 import type { AbortLink } from '../core/abort-link.ts';
 import type { GatewayHeaders } from '../core/context.ts';
 import type { InferenceCall, RouteKind } from '../providers/contract.ts';
-import type { PlannedCache } from '../routing/target-settings.ts';
+import type { PlannedCache, PlannedEmbedding } from '../routing/target-settings.ts';
 import { cachePlan, type CachePlan, type CacheStatus } from './pipeline.ts';
 import type { CachedAnswer, ResponseCache } from './response-cache.ts';
-import { embedText, type EmbedDeps, type Embedding } from './semantic/embed-call.ts';
 import { semanticInput } from './semantic/prompt.ts';
 import type { SemanticCaches } from './semantic/semantic-caches.ts';
 
@@ -26,7 +25,17 @@ const SEMANTIC_ROUTES: ReadonlySet<RouteKind> = new Set<RouteKind>(['chat', 'com
 const NO_WARNINGS: readonly string[] = [];
 export const NO_EMBEDDING_WARNING = 'cache.mode semantic has no cache.embedding target: exact match only';
 
-export interface CacheStepDeps extends EmbedDeps {
+export interface Embedding {
+  /** the embedding space: vectors are only compared within one (same provider, endpoint and model) */
+  space: string;
+  vector: Float32Array;
+}
+
+/** Embeds one text with the configured embedding target (the pipeline's call: src/pipeline/steps/semantic-embedding.ts). */
+export type EmbedText = (text: string, embedding: PlannedEmbedding, attempt: GatewayHeaders, clientGone: AbortLink) => Promise<Embedding>;
+
+export interface CacheStepDeps {
+  embed: EmbedText;
   semantic?: SemanticCaches | undefined;
 }
 
@@ -78,7 +87,7 @@ export async function lookupCache(input: CacheStepInput, deps: CacheStepDeps): P
 
   let embedding: Embedding;
   try {
-    embedding = await embedText(prompt.text, cache.embedding, headers, input.clientGone, deps);
+    embedding = await deps.embed(prompt.text, cache.embedding, headers, input.clientGone);
   } catch (error) {
     semantic.log.warn({ err: error, traceId: headers.trace.traceId }, 'semantic cache: the embedding call failed; served as a miss');
     const reason = error instanceof Error ? error.message : String(error);

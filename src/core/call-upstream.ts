@@ -55,12 +55,20 @@ export function forwardedHeaders(headers: GatewayHeaders, clientHeaders: Incomin
   return forwarded;
 }
 
+export interface UpstreamCallOptions {
+  headers: GatewayHeaders;
+  clientHeaders: IncomingHttpHeaders;
+  clientGone: AbortLink;
+  allowlist: Allowlist;
+  lookup?: LookupAll;
+}
+
 export async function callUpstream(
   client: UpstreamClient,
   adapter: ProviderAdapter,
   target: ProviderTarget,
   call: InferenceCall,
-  options: { headers: GatewayHeaders; clientHeaders: IncomingHttpHeaders; clientGone: AbortLink; allowlist: Allowlist; lookup?: LookupAll },
+  options: UpstreamCallOptions,
 ): Promise<UpstreamAttempt> {
   let request = adapter.buildRequest(call, target);
   refuseDotSegments(request.url, call);

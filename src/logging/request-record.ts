@@ -1,12 +1,12 @@
 /**
  * What the request log learns about one request while it runs. The request-log hook creates the record when an
- * inference request arrives; the pipeline fills it as it goes (forward: the execution; the renderers: the usage,
- * the output verdicts, errors written into a stream; the error handler: the error the client got); the hook turns
+ * inference request arrives; the pipeline fills it as it goes (its log-record step: the outcome; the stream writers:
+ * a stream's usage, errors written into it; the error handler: the error the client got); the hook turns
  * it into a row once the answer has ended. Filling it is a few property writes: nothing is re-run or re-parsed for
  * the log's sake beyond a relayed stream's last bytes. Every helper accepts `undefined` (routes without a log).
  */
 import type { HookResult } from '../guardrails/hooks.ts';
-import { usageInStreamTail, usageInText, usageOf, type TokenUsage } from './usage.ts';
+import { usageInStreamTail, usageOf, type TokenUsage } from './usage.ts';
 
 export interface LoggedError {
   message: string;
@@ -56,51 +56,10 @@ export function newRequestRecord(startedAt: number, route: string | undefined): 
   };
 }
 
-/** The fields of routing's Execution the log reads (structural, so routing does not depend on logging). */
-export interface ExecutionFacts {
-  adapter: { name: string };
-  call: { body: unknown };
-  cacheStatus: string;
-  retries: number;
-  optionPath: string | undefined;
-  guardrails: { input: readonly HookResult[] };
-  /** the saved config the request named */
-  savedConfig?: { id: string; versionId?: string | undefined } | undefined;
-  /** an answer from the cache (its usage is the stored answer's) */
-  cached?: { body: string } | undefined;
-}
-
 function stringField(value: unknown, name: string): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const field = (value as Record<string, unknown>)[name];
   return typeof field === 'string' ? field : undefined;
-}
-
-export function noteExecution(record: RequestRecord | undefined, execution: ExecutionFacts): void {
-  if (!record) return;
-  record.provider = execution.adapter.name;
-  record.model = stringField(execution.call.body, 'model') ?? record.model;
-  record.cacheStatus = execution.cacheStatus;
-  record.retries = execution.retries;
-  record.optionPath = execution.optionPath;
-  if (execution.guardrails.input.length > 0) record.inputVerdicts = execution.guardrails.input;
-  if (execution.savedConfig) {
-    record.configId = execution.savedConfig.id;
-    record.configVersionId = execution.savedConfig.versionId;
-  }
-  if (execution.cached) record.usage = usageInText(execution.cached.body);
-}
-
-/** A whole answer in the canonical shape (a JSON answer, or a cached one replayed). */
-export function noteAnswer(record: RequestRecord | undefined, answer: unknown): void {
-  if (!record || typeof answer !== 'object' || answer === null) return;
-  record.usage = usageOf((answer as { usage?: unknown }).usage) ?? record.usage;
-  record.answerModel ??= stringField(answer, 'model');
-}
-
-/** A stored answer's text: only its usage object is parsed. */
-export function noteAnswerText(record: RequestRecord | undefined, text: string): void {
-  if (record) record.usage = usageInText(text) ?? record.usage;
 }
 
 /** One canonical stream chunk: the final one carries the usage when the client asked for it. */

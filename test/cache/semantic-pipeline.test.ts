@@ -9,7 +9,7 @@ import { AbortLink } from '../../src/core/abort-link.ts';
 import type { GatewayHeaders } from '../../src/core/context.ts';
 import { createResponseCache } from '../../src/cache/response-cache.ts';
 import { lookupCache, NO_EMBEDDING_WARNING, type CacheStepInput } from '../../src/cache/semantic-pipeline.ts';
-import { embeddingHeaders, EMBEDDING_TIMEOUT_MS, vectorOf } from '../../src/cache/semantic/embed-call.ts';
+import { embedText, embeddingHeaders, EMBEDDING_TIMEOUT_MS, vectorOf } from '../../src/pipeline/steps/semantic-embedding.ts';
 import { createSemanticCaches, type SemanticCaches } from '../../src/cache/semantic/semantic-caches.ts';
 import { createMemoryStore } from '../../src/kv/memory-store.ts';
 import type { InferenceCall, RouteKind } from '../../src/providers/contract.ts';
@@ -67,7 +67,8 @@ function chat(content: unknown, route: RouteKind = 'chat'): InferenceCall {
   return { route, method: 'POST', path: '', query: '', body, strictReferenceCompliance: true, rawBody: Buffer.from(JSON.stringify(body)), contentType: 'application/json', params: {} };
 }
 
-const deps = () => ({ registry: createProviderRegistry(), allowlist, upstream: client, semantic });
+const embedDeps = () => ({ registry: createProviderRegistry(), allowlist, upstream: client });
+const deps = () => ({ semantic, embed: (text: string, target: PlannedEmbedding, attempt: GatewayHeaders, gone: AbortLink) => embedText(text, target, attempt, gone, embedDeps()) });
 const step = (call: InferenceCall, extra: Partial<CacheStepInput> = {}) =>
   lookupCache({ settings: settings(), responses, call, provider: 'openai', headers: headers(), clientGone: new AbortLink(), ...extra }, deps());
 const embeddingCalls = () => upstream.requests.filter((request) => request.url === '/v1/embeddings');

@@ -1,15 +1,18 @@
 /**
- * The semantic cache's embedding call, made with the gateway's own machinery: the registry's adapter for the
+ * The semantic cache's embedding call, a step of the pipeline handed to the cache lookup (cache/ itself makes no
+ * upstream call). It is made with the gateway's own machinery: the registry's adapter for the
  * configured provider (so any provider that serves embeddings can embed prompts), the base URL it resolves
- * (a custom host through the SSRF guard), the shared undici pool, and the adapter's answer transform into
+ * (a custom host through the SSRF guard), the shared undici pool, and the one answer reader (read-answer.ts) into
  * OpenAI's `{data: [{embedding}]}`. It throws on any failure; the caller turns that into a cache miss.
  */
 import { createHash } from 'node:crypto';
 import type { AbortLink } from '../../core/abort-link.ts';
+import type { Embedding } from '../../cache/semantic-pipeline.ts';
 import { callUpstream } from '../../core/call-upstream.ts';
 import type { GatewayHeaders } from '../../core/context.ts';
 import { resolveTarget, type TargetDeps } from '../../core/resolve-target.ts';
-import { UNCHANGED, type InferenceCall } from '../../providers/contract.ts';
+import type { InferenceCall } from '../../providers/contract.ts';
+import { readAnswer } from '../read-answer.ts';
 import type { PlannedEmbedding } from '../../routing/target-settings.ts';
 import type { UpstreamClient } from '../../upstream/client.ts';
 
@@ -23,11 +26,6 @@ export interface EmbedDeps extends TargetDeps {
   upstream: UpstreamClient;
 }
 
-export interface Embedding {
-  /** the embedding space: vectors are only compared within one (same provider, endpoint and model) */
-  space: string;
-  vector: Float32Array;
-}
 
 /**
  * The embedding call's headers: the embedding's own destination. When it names the provider the answering target
@@ -88,20 +86,14 @@ export async function embedText(text: string, embedding: PlannedEmbedding, attem
     params: {},
   };
   const options = { headers, clientHeaders: {}, clientGone, allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}) };
-  const attemptCall = await callUpstream(deps.upstream, adapter, target, call, options);
-  let answer: string;
-  try {
-    answer = await attemptCall.response.body.text();
-    attemptCall.done(true);
-  } finally {
-    attemptCall.done();
+  const sent = await callUpstream(deps.upstream, adapter, target, call, options);
+  const answer = await readAnswer(sent, { adapter, target, call, timeoutMs: headers.requestTimeoutMs, collectsStream: false });
+  if (answer.kind !== 'json') {
+    answer.attempt.done();
+    const detail = answer.kind === 'provider-error' ? `: ${JSON.stringify(answer.body).slice(0, 200)}` : '';
+    throw new Error(`the embedding provider answered ${answer.status}${detail}`);
   }
-  const status = attemptCall.response.statusCode;
-  if (status < 200 || status > 299) throw new Error(`the embedding provider answered ${status}: ${answer.slice(0, 200)}`);
-  const json: unknown = JSON.parse(answer);
-  const transform = adapter.responseTransform('embeddings');
-  const converted = transform ? transform(json, call, target) : UNCHANGED;
-  const vector = vectorOf(converted === UNCHANGED ? json : converted);
+  const vector = vectorOf(answer.canonical);
   const space = createHash('sha256').update(`${adapter.name}\n${target.baseUrl}\n${embedding.model}`).digest('hex').slice(0, 32);
   return { space, vector };
 }

@@ -1,0 +1,39 @@
+/**
+ * The log record step: what the pipeline did, noted on the request's record with property writes only (the
+ * request-log hook turns the record into a row when the response closes).
+ */
+import { noteErrorBody, noteOutputVerdicts, type RequestRecord } from '../../logging/request-record.ts';
+import type { Outcome } from '../outcome.ts';
+import { answerUsage } from './usage.ts';
+
+function stringField(value: unknown, name: string): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const field = (value as Record<string, unknown>)[name];
+  return typeof field === 'string' ? field : undefined;
+}
+
+/** Each attempt as it starts: a request that fails on its way (a timeout, garbage) still names where it went. */
+export function noteAttempt(record: RequestRecord | undefined, provider: string, body: unknown): void {
+  if (!record) return;
+  record.provider = provider;
+  record.model = stringField(body, 'model') ?? record.model;
+}
+
+export function noteOutcome(record: RequestRecord | undefined, outcome: Outcome): void {
+  if (!record) return;
+  record.provider = outcome.adapter.name;
+  record.model = stringField(outcome.call.body, 'model') ?? record.model;
+  record.cacheStatus = outcome.cacheStatus;
+  record.retries = outcome.retries;
+  record.optionPath = outcome.optionPath;
+  if (outcome.input.length > 0) record.inputVerdicts = outcome.input;
+  if (outcome.savedConfig) {
+    record.configId = outcome.savedConfig.id;
+    record.configVersionId = outcome.savedConfig.versionId;
+  }
+  const { answer } = outcome;
+  record.usage = answerUsage(answer) ?? record.usage;
+  if (answer.kind === 'json') record.answerModel ??= stringField(answer.canonical, 'model');
+  if (answer.kind === 'provider-error') noteErrorBody(record, answer.body);
+  if (outcome.output) noteOutputVerdicts(record, outcome.output.outcome.results);
+}
