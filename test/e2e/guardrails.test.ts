@@ -114,3 +114,26 @@ test('a saved guardrail is named by its slug in a config; an unknown one is a 40
   assert.equal(now.status, 200);
   assert.equal(now.headers['x-gateway-guardrails'], 'failed');
 });
+
+test('before_request_hooks and after_request_hooks (the older names) run like input and output guardrails', async () => {
+  const before = upstream.requests.length;
+  const denied = await chat({ ...target(), before_request_hooks: [{ type: 'guardrail', checks: [{ id: 'default.contains', parameters: { operator: 'none', words: ['forbidden'] } }], deny: true }] }, 'this is forbidden');
+  assert.equal(denied.status, 446, denied.text);
+  assert.equal(upstream.requests.length, before, 'no provider call was made');
+
+  // the fake answers "Hello world": an output hook that wants "goodbye" fails it, without deny the answer is kept
+  const judged = await chat({ ...target(), after_request_hooks: [{ 'default.contains': { operator: 'any', words: ['goodbye'] } }] }, 'hi');
+  assert.equal(judged.status, 200, judged.text);
+  assert.equal(judged.headers['x-gateway-guardrails'], 'failed');
+  assert.equal(judged.json().hook_results.after_request_hooks[0].verdict, false);
+
+  // `{id}` names a saved guardrail
+  const created = await request(`${gateway.baseURL}/guardrails`, {
+    method: 'POST',
+    headers: { 'x-gateway-api-key': gateway.adminKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'no passwords', checks: [{ id: 'default.contains', parameters: { operator: 'none', words: ['password'] } }], actions: { deny: true } }),
+  });
+  const saved = (await created.body.json()) as { slug: string };
+  const byId = await chat({ ...target(), before_request_hooks: [{ type: 'guardrail', id: saved.slug }] }, 'my password is 123');
+  assert.equal(byId.status, 446, byId.text);
+});

@@ -186,6 +186,13 @@ describe('anthropic: thinking', () => {
     assert.equal((JSON.parse(answer.text) as { choices: Array<{ message: Record<string, unknown> }> }).choices[0]?.message.content_blocks, undefined);
   });
 
+  test('a config\'s strict_open_ai_compliance: false (the compatible gateway\'s name) works like strict_reference_compliance', async () => {
+    const config = JSON.stringify({ provider: 'anthropic', custom_host: upstream.baseUrl, strict_open_ai_compliance: false });
+    const answer = await raw(body, { 'x-gateway-config': config });
+    assert.equal(answer.status, 200, answer.text);
+    assert.deepEqual(lastRequest().json?.thinking, { type: 'enabled', budget_tokens: 1024 });
+  });
+
   test('non-strict: thinking sent, content_blocks with the signature back, and sent back first next turn', async () => {
     const answer = await raw(body, { 'x-gateway-strict-reference-compliance': 'false' });
     assert.deepEqual(lastRequest().json?.thinking, { type: 'enabled', budget_tokens: 1024 });
