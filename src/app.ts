@@ -7,7 +7,7 @@ import type { KvStore } from './kv/store.ts';
 import type { RequestLogWriter } from './logging/request-log.ts';
 import type { SecretCipher } from './secrets/cipher.ts';
 import type { Metrics } from './metrics/metrics.ts';
-import type { ProviderRegistry } from './providers/registry.ts';
+import { cloudSettingsOf, type ProviderRegistry } from './providers/registry.ts';
 import type { Database } from './storage/database.ts';
 import type { UpstreamClient } from './upstream/client.ts';
 import type { Allowlist, LookupAll } from './upstream/ssrf-guard.ts';
@@ -20,6 +20,7 @@ import { createSavedGuardrails } from './guardrails/saved.ts';
 import { createSavedConfigs } from './routing/saved-configs.ts';
 import { createWorkspaceDefaults } from './routing/workspace-defaults.ts';
 import { registerAdminRoutes } from './http/admin/index.ts';
+import { cloudHeaderPrefixes } from './http/parse-gateway-headers.ts';
 import { registerAuth, type CredentialResolver } from './http/plugins/auth.ts';
 import { registerBodyParsers } from './http/plugins/body-parsers.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
@@ -103,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     allowlist: deps.allowlist,
     upstream: deps.upstream,
     newTraceId: deps.newTraceId ?? randomUUID,
+    cloudHeaderPrefixes: cloudHeaderPrefixes(cloudSettingsOf(deps.registry)),
     checkedHosts: createCheckedHostCache(),
     ...(deps.lookup ? { lookup: deps.lookup } : {}),
   };

@@ -11,6 +11,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CloudSettings } from '../src/providers/contract.ts';
+import { cloudSettingsOf, createProviderRegistry } from '../src/providers/registry.ts';
 
 /**
  * Directions that must not exist. `from` and `to` are folders relative to src/; a file inside a folder (at any
@@ -289,3 +291,75 @@ describe('architecture: the checker', () => {
     ]);
   });
 });
+
+/**
+ * Provider knowledge lives in src/providers/ (issue 18): outside it no file names a registered provider as a string,
+ * nor a cloud's x-gateway-* header prefix, config field or setting key. Those come from the adapters' declarations
+ * (src/providers/<vendor>/cloud-settings.ts), so adding a provider touches its folder and one registry line.
+ */
+describe('architecture: provider knowledge stays in src/providers/', () => {
+  const registry = createProviderRegistry();
+  const declarations = cloudSettingsOf(registry);
+
+  it('no file outside src/providers/ names a provider, a cloud header prefix or a cloud config field', () => {
+    const words = providerWords([...registry.keys()], declarations);
+    const found = sourceFiles(SRC)
+      .filter((file) => !inside(toSrcPath(file), 'providers'))
+      .flatMap((file) => providerMentions(readFileSync(file, 'utf8'), words).map((mention) => `  ${toSrcPath(file)}:${mention}`));
+    assertNone('provider knowledge outside src/providers/', found);
+  });
+
+  it('every cloud declaration is well formed: an x-gateway-* prefix, keys under it, config fields spelled like their keys', () => {
+    assert.ok(declarations.length > 0, 'no adapter declares cloud settings: the scan above would check nothing');
+    const problems = declarations.flatMap(({ headerPrefix, settings }) => {
+      if (!/^x-gateway-[a-z0-9]+-$/.test(headerPrefix)) return [`${headerPrefix}: not x-gateway-<cloud>-`];
+      const keyPrefix = headerPrefix.slice('x-gateway-'.length);
+      return settings.flatMap(({ key, configField }) => [
+        ...(key.startsWith(keyPrefix) && /^[a-z0-9-]+$/.test(key) ? [] : [`${key}: not a lower-case key under ${keyPrefix}`]),
+        ...(configField === undefined || configField === key.replaceAll('-', '_') ? [] : [`${configField}: not ${key} with underscores`]),
+      ]);
+    });
+    assertNone('malformed cloud declarations', problems);
+  });
+
+  it('the scan finds quoted names, prefixes and fields in code, and skips comments and longer words', () => {
+    const words = providerWords(['acme', 'acme-cloud'], [{ headerPrefix: 'x-gateway-acme-', settings: [{ key: 'acme-region', configField: 'acme_region' }] }]);
+    const text = [
+      "if (provider === 'acme') return;",
+      'const prefix = `x-gateway-acme-`;',
+      'const field = node.acme_region;',
+      "cloud['acme-region'];",
+      " * `acme` and 'acme-region' in a comment",
+      "// 'acme'",
+      "const other = 'acme-cloudy' + acme_regions;",
+    ].join('\n');
+    assert.deepEqual(providerMentions(text, words), ["1: 'acme'", '2: x-gateway-acme-', '3: acme_region', "4: 'acme-region'"]);
+  });
+});
+
+/** What gives a provider away: its name or a cloud key quoted, a cloud header prefix, a cloud config field. */
+interface ProviderWords {
+  quoted: RegExp;
+  anywhere: RegExp;
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function providerWords(names: readonly string[], declarations: readonly CloudSettings[]): ProviderWords {
+  const keys = declarations.flatMap(({ settings }) => settings.map(({ key }) => key));
+  const fields = declarations.flatMap(({ settings }) => settings.flatMap(({ configField }) => (configField ? [configField] : [])));
+  const prefixes = declarations.map(({ headerPrefix }) => headerPrefix);
+  return {
+    quoted: new RegExp(`(['"\`])(?:${[...names, ...keys].map(escape).join('|')})\\1`, 'g'),
+    anywhere: new RegExp(`${prefixes.map(escape).join('|')}|\\b(?:${fields.map(escape).join('|')})\\b`, 'g'),
+  };
+}
+
+/** `line: mention` for each one in the text; quoted names count in code only (a comment may cite a provider). */
+function providerMentions(text: string, words: ProviderWords): string[] {
+  return text.split('\n').flatMap((line, index) => {
+    const quoted = COMMENT_LINE.test(line) ? [] : [...line.matchAll(words.quoted)].map((match) => match[0]);
+    const anywhere = [...line.matchAll(words.anywhere)].map((match) => match[0]);
+    return [...quoted, ...anywhere].map((mention) => `${index + 1}: ${mention}`);
+  });
+}

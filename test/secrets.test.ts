@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { createSecretCipher, isSealed } from '../src/secrets/cipher.ts';
-import { maskConfigSecrets, openConfigSecrets, sealConfigSecrets } from '../src/secrets/config-secrets.ts';
+import { createConfigSecrets, maskConfigSecrets, openConfigSecrets, sealConfigSecrets } from '../src/secrets/config-secrets.ts';
 import { KEY_FILE, loadEncryptionKey } from '../src/secrets/encryption-key.ts';
 
 const cipher = createSecretCipher(Buffer.alloc(32, 7));
@@ -76,4 +76,19 @@ test('a config\'s credentials are sealed at every depth, opened for use and mask
   assert.equal(masked.api_key, '********');
   assert.equal(masked.targets[1]!.cache!.embedding.api_key, '********');
   assert.equal(masked.output_guardrails[0]!['default.webhook']!.headers.Authorization, '********');
+});
+
+test('a cloud field is a credential when its adapter declares it secret, whatever its name', () => {
+  const secrets = createConfigSecrets([
+    { headerPrefix: 'x-gateway-foo-', settings: [{ key: 'foo-blob', configField: 'foo_blob', secret: true }, { key: 'foo-region', configField: 'foo_region' }] },
+  ]);
+  const config = { provider: 'p', foo_blob: 'blob-secret', foo_region: 'r', cache: { mode: 'semantic', embedding: { provider: 'p', model: 'm', foo_blob: 'embed-secret' } } };
+  const sealed = secrets.seal(config, cipher);
+  assert.doesNotMatch(JSON.stringify(sealed), /blob-secret|embed-secret/);
+  assert.equal(sealed.foo_region, 'r', 'a setting not declared secret is left as written');
+  assert.deepEqual(secrets.open(sealed, cipher), config);
+  assert.equal(secrets.mask(sealed).foo_blob, '********');
+  assert.equal(secrets.maskedPath(secrets.mask(sealed)), 'config.foo_blob');
+  // the same field without the declaration: its name says nothing, so it is not a credential
+  assert.equal(createConfigSecrets([]).seal(config, cipher).foo_blob, 'blob-secret');
 });

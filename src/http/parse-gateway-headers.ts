@@ -2,13 +2,25 @@
  * Parses the x-gateway-* request headers once into GatewayHeaders. A malformed value is a 400 naming the header:
  * so is an empty x-gateway-* header, and a single-valued one sent twice (Node joins the copies with ", ", which
  * would turn two custom hosts into one garbled URL or let a proxy's copy and the client's copy disagree).
- * Pure: headers in, context out; the trace id generator is injected.
+ * Pure: headers in, context out; the trace id generator and the cloud header prefixes are injected.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { invalidParam } from '../core/errors.ts';
 import type { GatewayHeaders } from '../core/context.ts';
+import type { CloudSettings } from '../providers/contract.ts';
 
-const CLOUD_PREFIXES = ['x-gateway-azure-', 'x-gateway-vertex-', 'x-gateway-aws-'];
+/** What parsing needs besides the headers, fixed at start-up. */
+export interface HeaderParsing {
+  newTraceId: () => string;
+  /** the x-gateway-* prefixes whose headers are cloud settings (`cloudHeaderPrefixes`) */
+  cloudHeaderPrefixes: readonly string[];
+}
+
+/** The prefixes the adapters declare, each once (two adapters of one cloud share theirs); computed once at start-up. */
+export function cloudHeaderPrefixes(declarations: readonly CloudSettings[]): string[] {
+  return [...new Set(declarations.map((declaration) => declaration.headerPrefix.toLowerCase()))];
+}
+
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** lists: a second copy adds names to the list (HTTP list semantics), it does not conflict with the first */
 const LIST_HEADERS: ReadonlySet<string> = new Set(['x-gateway-forward-headers', 'x-gateway-sensitive-headers']);
@@ -96,7 +108,7 @@ export function timesSent(rawHeaders: readonly string[], name: string): number {
  * The raw lines are counted only when the joined value has a ", " (Node joins copies with exactly that), and for
  * `authorization`, whose copies Node drops silently (keeping the first).
  */
-function scanHeaders(headers: IncomingHttpHeaders, rawHeaders: readonly string[] | undefined): Record<string, string> {
+function scanHeaders(headers: IncomingHttpHeaders, rawHeaders: readonly string[] | undefined, prefixes: readonly string[]): Record<string, string> {
   const cloud: Record<string, string> = {};
   for (const name of Object.keys(headers)) {
     if (!name.startsWith('x-gateway-')) continue;
@@ -106,7 +118,7 @@ function scanHeaders(headers: IncomingHttpHeaders, rawHeaders: readonly string[]
     if (trimmed.length === 0) throw invalidParam(name, `Header ${name} is empty: send a value or leave the header out.`, 'invalid_header');
     if (rawHeaders && text.includes(', ') && !LIST_HEADERS.has(name) && timesSent(rawHeaders, name) > 1) throw repeated(name);
     // most x-gateway-* headers are not cloud settings: one cheap test before the prefix list
-    if (CLOUD_PREFIXES.some((prefix) => name.startsWith(prefix))) cloud[name.slice('x-gateway-'.length)] = trimmed;
+    if (prefixes.some((prefix) => name.startsWith(prefix))) cloud[name.slice('x-gateway-'.length)] = trimmed;
   }
   if (rawHeaders && headers.authorization !== undefined && timesSent(rawHeaders, 'authorization') > 1) throw repeated('authorization');
   return cloud;
@@ -117,13 +129,13 @@ function repeated(name: string) {
 }
 
 /** `rawHeaders` (the request's raw header lines) lets a header sent twice be told from one whose value has a comma. */
-export function parseGatewayHeaders(headers: IncomingHttpHeaders, newTraceId: () => string, rawHeaders?: readonly string[]): GatewayHeaders {
-  const cloud = scanHeaders(headers, rawHeaders);
+export function parseGatewayHeaders(headers: IncomingHttpHeaders, parsing: HeaderParsing, rawHeaders?: readonly string[]): GatewayHeaders {
+  const cloud = scanHeaders(headers, rawHeaders, parsing.cloudHeaderPrefixes);
   const providerHeader = single(headers, 'x-gateway-provider');
   const isSlug = providerHeader?.startsWith('@') ?? false;
   return {
     trace: {
-      traceId: single(headers, 'x-gateway-trace-id') ?? newTraceId(),
+      traceId: single(headers, 'x-gateway-trace-id') ?? parsing.newTraceId(),
       spanId: single(headers, 'x-gateway-span-id'),
       parentSpanId: single(headers, 'x-gateway-parent-span-id'),
       spanName: single(headers, 'x-gateway-span-name'),

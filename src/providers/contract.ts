@@ -133,4 +133,30 @@ export interface ProviderAdapter {
   prepare?(request: UpstreamRequest, target: ProviderTarget, context?: PrepareContext): Promise<UpstreamRequest>;
   /** reads the provider's error body; the default understands `{error:{message}}`, `{error:"..."}` and `{message}` */
   parseError?: ErrorParser;
+  /** the x-gateway-<cloud>-* headers and config fields it reads; undefined when it reads none (registry.ts attaches them) */
+  readonly cloudSettings?: CloudSettings;
+}
+
+/**
+ * One setting of a cloud provider, read by its adapter from `ProviderTarget.cloud[key]`. The client sends it as the
+ * header `x-gateway-<key>`, or sets it on a routing config target as `configField`.
+ */
+export interface CloudSetting {
+  /** the key in ProviderTarget.cloud: the header's name after `x-gateway-` (`foo-region` for x-gateway-foo-region) */
+  readonly key: string;
+  /** the routing config field that sets it (`foo_region`); undefined when only the header can */
+  readonly configField?: string;
+  /** a credential: sealed when a config is stored, masked when one is shown */
+  readonly secret?: boolean;
+}
+
+/**
+ * The cloud settings an adapter reads, as data: the core collects the headers, accepts the config fields and seals
+ * the secrets from these declarations, so nothing outside src/providers/ names a cloud or its fields.
+ */
+export interface CloudSettings {
+  /** every x-gateway-* header whose name starts with this (`x-gateway-foo-`) is collected into ProviderTarget.cloud */
+  readonly headerPrefix: string;
+  /** every setting the adapter reads; each key starts with the prefix's part after `x-gateway-` */
+  readonly settings: readonly CloudSetting[];
 }

@@ -5,11 +5,16 @@
  *
  * Every error is a 400 whose `param` is the path inside the config (`config.targets[1].retry.attempts`) and whose
  * message starts with that path, so a client can find the faulty field in a nested config.
+ *
+ * The cloud fields a target accepts are the ones the registered adapters declare: `parseConfig` and `ConfigSchema`
+ * are built from them once, when this module loads; `createConfigParser` builds the same from other declarations.
  */
 import { Ajv } from 'ajv';
 import { invalidParam } from '../core/errors.ts';
 import { formatFirstError } from '../http/schemas/format-error.ts';
-import { ConfigSchema, type Config, type ConfigInput } from './config-grammar.ts';
+import type { CloudSettings } from '../providers/contract.ts';
+import { registeredCloudSettings } from '../providers/registry.ts';
+import { createConfigGrammar, type CacheConfig, type CloudFields, type CloudValues, type Config, type ConfigInput } from './config-grammar.ts';
 import { checkConfigRules, type RuleOptions } from './config-rules.ts';
 
 export * from './config-grammar.ts';
@@ -23,23 +28,60 @@ const HEADER = 'x-gateway-config';
 /** Config ids and slugs (`pc-abc123`, `my-config`): anything else that is not JSON is a malformed header. */
 const REFERENCE = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,254}$/;
 
-const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: false, removeAdditional: false, strict: false });
-const check = ajv.compile<ConfigInput>(ConfigSchema);
+export interface ConfigParser {
+  /** the grammar's schema: what the OpenAPI document publishes as GatewayConfig */
+  schema: ReturnType<typeof createConfigGrammar>['config'];
+  /**
+   * Parses an x-gateway-config value: a JSON object (inline config) or a config id. A non-string value is taken
+   * as an already-decoded config (a stored config version). Throws a 400 naming the path of the first problem.
+   */
+  parse(raw: unknown, options?: ParseConfigOptions): ParsedConfig;
+}
 
-/**
- * Parses an x-gateway-config value: a JSON object (inline config) or a config id. A non-string value is taken
- * as an already-decoded config (a stored config version). Throws a 400 naming the path of the first problem.
- */
-export function parseConfig(raw: unknown, options: ParseConfigOptions = {}): ParsedConfig {
+/** A parser whose targets accept the cloud fields of these declarations (the adapters' cloud-settings.ts). */
+export function createConfigParser(declarations: readonly CloudSettings[]): ConfigParser {
+  const { config: schema, cloudFields } = createConfigGrammar(declarations);
+  // an Ajv of its own: the schema's $id (GatewayConfig) may be added to an Ajv once
+  const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: false, removeAdditional: false, strict: false });
+  const check = ajv.compile<ConfigInput>(schema);
+  const parse = (raw: unknown, options: ParseConfigOptions = {}): ParsedConfig => {
+    const reference = referenceIn(raw);
+    if (reference !== undefined) return { kind: 'reference', id: reference };
+    const value = decode(raw);
+    if (!check(value)) {
+      const { param, message } = formatFirstError(check.errors ?? [], schema, value);
+      // formatFirstError names fields relative to the object it checked (`body` for the object itself), and every
+      // message starts with that name: rewrite both so the path starts at the config
+      const path = param === 'body' ? 'config' : `config.${param}`;
+      throw invalidParam(path, `${path}${message.slice(param.length)}`, 'invalid_config');
+    }
+    checkConfigRules(value, 'config', options);
+    return { kind: 'inline', config: normalise(value, cloudFields) };
+  };
+  return { schema, parse };
+}
+
+const registered = createConfigParser(registeredCloudSettings());
+/** The routing config's schema, with the cloud fields of every registered provider. */
+export const ConfigSchema = registered.schema;
+/** Parses a config against ConfigSchema (see ConfigParser.parse). */
+export const parseConfig: ConfigParser['parse'] = registered.parse;
+
+/** The config id or slug a header value names; undefined when it holds JSON. Anything else is a malformed header. */
+function referenceIn(raw: unknown): string | undefined {
+  if (typeof raw !== 'string') return undefined;
+  const text = raw.trim();
+  if (/^[{["]/.test(text)) return undefined;
+  if (REFERENCE.test(text)) return text;
+  throw invalidParam(HEADER, `${HEADER} must be a config id or a JSON object.`, 'invalid_config');
+}
+
+/** The JSON object a header value or stored config holds, checked for shape and depth before the schema runs. */
+function decode(raw: unknown): object {
   let value = raw;
   if (typeof raw === 'string') {
-    const text = raw.trim();
-    if (!/^[{["]/.test(text)) {
-      if (REFERENCE.test(text)) return { kind: 'reference', id: text };
-      throw invalidParam(HEADER, `${HEADER} must be a config id or a JSON object.`, 'invalid_config');
-    }
     try {
-      value = JSON.parse(text);
+      value = JSON.parse(raw.trim());
     } catch {
       throw invalidParam(HEADER, `${HEADER} is not valid JSON.`, 'invalid_config');
     }
@@ -51,15 +93,7 @@ export function parseConfig(raw: unknown, options: ParseConfigOptions = {}): Par
   if (tooDeep !== undefined) {
     throw invalidParam(`config${tooDeep}`, `config${tooDeep} is nested deeper than ${MAX_DEPTH} levels.`, 'invalid_config');
   }
-  if (!check(value)) {
-    const { param, message } = formatFirstError(check.errors ?? [], ConfigSchema, value);
-    // formatFirstError names fields relative to the object it checked (`body` for the object itself), and every
-    // message starts with that name: rewrite both so the path starts at the config
-    const path = param === 'body' ? 'config' : `config.${param}`;
-    throw invalidParam(path, `${path}${message.slice(param.length)}`, 'invalid_config');
-  }
-  checkConfigRules(value, 'config', options);
-  return { kind: 'inline', config: normalise(value) };
+  return value;
 }
 
 /**
@@ -86,11 +120,35 @@ function pathBeyondDepth(node: unknown, depth: number): string | undefined {
   return undefined;
 }
 
-/** A copy with `cache: "simple"` spelled `{ mode: "simple" }`, so the planner sees a single shape. */
-function normalise(input: ConfigInput): Config {
+/**
+ * A copy the planner reads in one shape: `cache: "simple"` spelled `{ mode: "simple" }`, and the cloud fields
+ * gathered in `cloud` under their ProviderTarget.cloud keys (`foo_region` -> `foo-region`), at every depth.
+ */
+function normalise(input: ConfigInput, fields: CloudFields): Config {
   const { cache, targets, ...rest } = input;
-  const config: Config = { ...rest };
-  if (cache !== undefined) config.cache = typeof cache === 'string' ? { mode: cache } : cache;
-  if (targets !== undefined) config.targets = targets.map(normalise);
+  const config: Config = withCloudGathered(rest, fields);
+  if (cache !== undefined) config.cache = typeof cache === 'string' ? { mode: cache } : normaliseCache(cache, fields);
+  if (targets !== undefined) config.targets = targets.map((target) => normalise(target, fields));
   return config;
+}
+
+function normaliseCache(cache: Exclude<ConfigInput['cache'], string | undefined>, fields: CloudFields): CacheConfig {
+  const { embedding, ...rest } = cache;
+  return embedding === undefined ? rest : { ...rest, embedding: withCloudGathered(embedding, fields) };
+}
+
+/**
+ * `node` with its cloud fields moved into `cloud` (left out when it sets none). The static type of a node never
+ * lists the cloud fields (config-grammar.ts adds them at run time), so the copy keeps `T`.
+ */
+function withCloudGathered<T extends object>(node: T, fields: CloudFields): T & { cloud?: CloudValues } {
+  const copy: Record<string, unknown> = {};
+  const cloud: Record<string, string> = {};
+  for (const [name, value] of Object.entries(node) as Array<[string, unknown]>) {
+    const key = fields.get(name);
+    if (key !== undefined && typeof value === 'string') cloud[key] = value;
+    else copy[name] = value;
+  }
+  if (Object.keys(cloud).length > 0) copy.cloud = cloud;
+  return copy as T & { cloud?: CloudValues };
 }

@@ -4,11 +4,11 @@
  * - `override_params` merge: the parent's params, then the child's over them (shallow: a child's `metadata`
  *   replaces the parent's whole `metadata`, as a request param would);
  * - the destination (provider, api_key, virtual_key, custom_host, cloud fields) is inherited as a whole or not at
- *   all: a child that names its own provider or virtual key inherits none of them, so a parent's OpenAI key is
- *   never sent to a child's Anthropic. A child that names neither may replace single credentials (another
- *   api_key, another region) of the parent's provider.
+ *   all: a child that names its own provider or virtual key inherits none of them, so a parent's key for one
+ *   provider is never sent to a child's other provider. A child that names neither may replace single credentials
+ *   (another api_key, another region) of the parent's provider.
  */
-import { CLOUD_FIELDS, type CacheConfig, type CloudField, type Config } from './config-schema.ts';
+import type { CacheConfig, Config } from './config-schema.ts';
 
 export type Guardrail = string | Readonly<Record<string, unknown>>;
 
@@ -46,7 +46,7 @@ export interface PlannedTarget {
   apiKey: string | undefined;
   virtualKey: string | undefined;
   customHost: string | undefined;
-  /** cloud settings keyed like ProviderTarget.cloud: the x-gateway-* header suffix (`aws_region` -> `aws-region`) */
+  /** cloud settings keyed like ProviderTarget.cloud: the x-gateway-* header suffix, as parseConfig gathered them */
   cloud: Readonly<Record<string, string>>;
   /** params merged over the request body before the call */
   overrideParams: Readonly<Record<string, unknown>>;
@@ -94,7 +94,7 @@ export function inherit(parent: PlannedTarget, node: Config): PlannedTarget {
     virtualKey: ownDestination ? node.virtual_key : parent.virtualKey,
     apiKey: node.api_key ?? base.apiKey,
     customHost: node.custom_host ?? base.customHost,
-    cloud: { ...base.cloud, ...cloudOf(node) },
+    cloud: { ...base.cloud, ...node.cloud },
     overrideParams: { ...parent.overrideParams, ...node.override_params },
     retry: node.retry
       ? {
@@ -127,16 +127,7 @@ function plannedCache(cache: CacheConfig): PlannedCache {
       model: embedding.model,
       apiKey: embedding.api_key,
       customHost: embedding.custom_host,
-      cloud: cloudOf(embedding),
+      cloud: embedding.cloud ?? {},
     },
   };
-}
-
-function cloudOf(node: Partial<Record<CloudField, string>>): Record<string, string> {
-  const cloud: Record<string, string> = {};
-  for (const field of CLOUD_FIELDS) {
-    const value = node[field];
-    if (value !== undefined) cloud[field.replaceAll('_', '-')] = value;
-  }
-  return cloud;
 }

@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Agent, request, type Dispatcher } from 'undici';
+import { cloudHeaderPrefixes, parseGatewayHeaders } from '../../src/http/parse-gateway-headers.ts';
+import { registeredCloudSettings } from '../../src/providers/registry.ts';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/openai-upstream.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 
@@ -251,6 +253,23 @@ describe('provider selection', () => {
     assert.equal(status, 400);
     assert.equal(error.param, 'x-gateway-custom-host');
     assert.equal(error.code, 'custom_host_required');
+  });
+});
+
+describe('cloud settings: the x-gateway-* prefixes the adapters declare', () => {
+  test('a header under a declared prefix is collected by its suffix, and no other', () => {
+    const parsing = { newTraceId: () => 'trace', cloudHeaderPrefixes: cloudHeaderPrefixes([{ headerPrefix: 'x-gateway-foo-', settings: [] }]) };
+    const parsed = parseGatewayHeaders({ 'x-gateway-foo-region': ' eu-1 ', 'x-gateway-foo-anything': 'a', 'x-gateway-bar-region': 'b', 'x-gateway-provider': 'p' }, parsing);
+    assert.deepEqual(parsed.cloud, { 'foo-region': 'eu-1', 'foo-anything': 'a' });
+  });
+
+  test('each prefix once, whatever the number of adapters that share it', () => {
+    const shared = { headerPrefix: 'x-gateway-foo-', settings: [] };
+    assert.deepEqual(cloudHeaderPrefixes([shared, shared, { headerPrefix: 'x-gateway-bar-', settings: [] }]), ['x-gateway-foo-', 'x-gateway-bar-']);
+  });
+
+  test('the registered adapters declare the prefixes the gateway has always read', () => {
+    assert.deepEqual(cloudHeaderPrefixes(registeredCloudSettings()).sort(), ['x-gateway-aws-', 'x-gateway-azure-', 'x-gateway-vertex-']);
   });
 });
 

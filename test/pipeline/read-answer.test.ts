@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import type { UpstreamAttempt } from '../../src/core/call-upstream.ts';
 import { GatewayError } from '../../src/core/errors.ts';
 import { readAnswer, type ReadContext } from '../../src/pipeline/read-answer.ts';
-import type { InferenceCall, type ProviderAdapter, type RouteKind } from '../../src/providers/contract.ts';
+import type { InferenceCall, ProviderAdapter, RouteKind } from '../../src/providers/contract.ts';
 import { createProviderRegistry } from '../../src/providers/registry.ts';
 
 const registry = createProviderRegistry();

@@ -1,8 +1,9 @@
 /** parseConfig: valid configs (deep nesting, references, bare cache mode) and the exact path of every invalid field. */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import { GatewayError } from '../../src/core/errors.ts';
-import { ConfigSchema, parseConfig, type Config, type ParseConfigOptions } from '../../src/routing/config-schema.ts';
+import type { CloudSettings } from '../../src/providers/contract.ts';
+import { ConfigSchema, createConfigParser, parseConfig, type Config, type ParseConfigOptions } from '../../src/routing/config-schema.ts';
 
 function inline(raw: unknown, options?: ParseConfigOptions): Config {
   const parsed = parseConfig(raw, options);
@@ -66,7 +67,19 @@ test('every documented field is accepted', () => {
     azure_resource_name: 'r', azure_deployment_id: 'd', azure_api_version: '2024-10-21', azure_model_name: 'm',
     azure_auth_mode: 'entra',
   };
-  assert.deepEqual(inline(config), config);
+  const cloudFields = ['aws_access_key_id', 'aws_secret_access_key', 'aws_session_token', 'aws_region', 'vertex_project_id', 'vertex_region', 'vertex_service_account_json', 'azure_resource_name', 'azure_deployment_id', 'azure_api_version', 'azure_model_name', 'azure_auth_mode'];
+  const withoutCloud = Object.fromEntries(Object.entries(config).filter(([field]) => !cloudFields.includes(field)));
+  // the cloud fields are gathered under their x-gateway-* header suffixes, the embedding target's too
+  assert.deepEqual(inline(config), {
+    ...withoutCloud,
+    cache: { ...config.cache, embedding: { provider: 'bedrock', model: 'amazon.titan-embed-text-v2:0', api_key: 'e', custom_host: 'https://embed.example.com', cloud: { 'aws-region': 'eu-west-1', 'azure-deployment-id': 'd' } } },
+    cloud: {
+      'aws-access-key-id': 'a', 'aws-secret-access-key': 'b', 'aws-session-token': 'c', 'aws-region': 'us-east-1',
+      'vertex-project-id': 'p', 'vertex-region': 'europe-west4', 'vertex-service-account-json': '{}',
+      'azure-resource-name': 'r', 'azure-deployment-id': 'd', 'azure-api-version': '2024-10-21', 'azure-model-name': 'm',
+      'azure-auth-mode': 'entra',
+    },
+  });
 });
 
 test('a deeply nested config (loadbalance of fallbacks of conditionals) parses', () => {
@@ -226,4 +239,47 @@ test('a config nested past 64 levels is a 400 naming where, not a stack overflow
   let ok: Record<string, unknown> = { provider: 'openai' };
   for (let level = 0; level < 20; level += 1) ok = { strategy: { mode: 'fallback' }, targets: [ok] };
   assert.equal(parseConfig(ok).kind, 'inline');
+});
+
+describe('the cloud fields come from the adapters\' declarations', () => {
+  const declarations: CloudSettings[] = [
+    { headerPrefix: 'x-gateway-foo-', settings: [{ key: 'foo-region', configField: 'foo_region' }, { key: 'foo-secret', configField: 'foo_secret', secret: true }, { key: 'foo-mode' }] },
+    // a second adapter of the same cloud shares a field
+    { headerPrefix: 'x-gateway-foo-', settings: [{ key: 'foo-region', configField: 'foo_region' }] },
+  ];
+  const parser = createConfigParser(declarations);
+
+  test('a declared field is accepted on a target and an embedding target, and gathered under its key', () => {
+    const parsed = parser.parse({
+      provider: 'p',
+      foo_region: 'r1',
+      foo_secret: 's',
+      cache: { mode: 'semantic', embedding: { provider: 'p', model: 'm', foo_region: 'r2' } },
+      strategy: { mode: 'single' },
+      targets: [{ foo_region: 'r3' }],
+    });
+    assert.equal(parsed.kind, 'inline');
+    if (parsed.kind !== 'inline') return;
+    assert.deepEqual(parsed.config.cloud, { 'foo-region': 'r1', 'foo-secret': 's' });
+    assert.deepEqual(parsed.config.cache?.embedding?.cloud, { 'foo-region': 'r2' });
+    assert.deepEqual(parsed.config.targets?.[0], { cloud: { 'foo-region': 'r3' } });
+    assert.ok('foo_region' in parser.schema.properties, 'the published schema lists it');
+  });
+
+  test('a field no adapter declares is refused by path, and a header-only setting is no config field', () => {
+    const refuses = (config: object, param: string) =>
+      assert.throws(() => parser.parse(config), (error: unknown) => error instanceof GatewayError && error.param === param && /is not allowed/.test(error.message));
+    refuses({ provider: 'p', aws_region: 'us-east-1' }, 'config.aws_region');
+    refuses({ provider: 'p', foo_mode: 'x' }, 'config.foo_mode');
+    refuses({ provider: 'p', cache: { mode: 'semantic', embedding: { provider: 'p', model: 'm', azure_api_version: 'v' } } }, 'config.cache.embedding.azure_api_version');
+  });
+
+  test('a declaration that reuses a config field of the grammar, or sends one field to two keys, stops the start', () => {
+    assert.throws(() => createConfigParser([{ headerPrefix: 'x-gateway-foo-', settings: [{ key: 'foo-key', configField: 'api_key' }] }]), /api_key is already a config field/);
+    assert.throws(() => createConfigParser([{ headerPrefix: 'x-gateway-foo-', settings: [{ key: 'foo-model', configField: 'model' }] }]), /model is already a config field/);
+    assert.throws(
+      () => createConfigParser([...declarations, { headerPrefix: 'x-gateway-bar-', settings: [{ key: 'bar-region', configField: 'foo_region' }] }]),
+      /foo_region is declared for both foo-region and bar-region/,
+    );
+  });
 });

@@ -9,7 +9,7 @@ import { invalidParam } from '../../core/errors.ts';
 import type { ChatCompletionChunk } from '../../core/openai-types.ts';
 import type { StreamDecoder } from '../contract.ts';
 import { commonParams, envelope, maxTokensOf, warnUnhandled, type AnthropicBody, type MessagesBodyOptions } from './request.ts';
-import { checkMessage, finishReasonOf, messageParts, nowSeconds, usageOf, type ResponseOptions } from './response.ts';
+import { answerHead, checkMessage, finishReasonOf, messageParts, usageOf, type ResponseOptions } from './response.ts';
 import { createAnthropicStreamDecoder, type StreamOptions } from './stream.ts';
 
 const HANDLED = new Set([
@@ -48,11 +48,7 @@ export function fromAnthropicMessageAsText(json: unknown, options: ResponseOptio
   const usage = usageOf(message.usage);
   const stopReason = message.stop_reason;
   return {
-    id: typeof message.id === 'string' ? message.id : '',
-    object: 'text_completion',
-    created: options.created ?? nowSeconds(),
-    model: typeof message.model === 'string' ? message.model : '',
-    provider: options.provider,
+    ...answerHead(message, 'text_completion', options),
     choices: [
       {
         index: 0,

@@ -5,7 +5,7 @@
  */
 import { GatewayError, type ErrorType } from '../../core/errors.ts';
 import type { ErrorParser } from '../contract.ts';
-import { isRecord } from './response.ts';
+import { isRecord } from '../shared/json.ts';
 
 /** Anthropic error types that share a name with the gateway's own catalog; the rest are upstream errors. */
 const SAME_NAME: ReadonlySet<string> = new Set<ErrorType>([

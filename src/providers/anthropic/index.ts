@@ -7,13 +7,17 @@
  * The mappers are exported for Claude on other clouds (Vertex AI), which speak the same body and stream.
  */
 import type { ChatRequest } from '../../core/openai-types.ts';
-import type { InferenceCall, ProviderAdapter, ProviderTarget, ResponseTransform, RouteKind, UpstreamRequest } from '../contract.ts';
+import type { InferenceCall, ProviderAdapter, ProviderTarget } from '../contract.ts';
+import { authHeaders } from '../shared/auth-headers.ts';
+import { systemClock, unixSeconds, type AdapterOptions } from '../shared/clock.ts';
+import { defineAdapter, queryOf } from '../shared/define-adapter.ts';
+import { recordOf } from '../shared/json.ts';
 import { createAnthropicTextStreamDecoder, fromAnthropicMessageAsText, toAnthropicCompletionBody } from './completions.ts';
 import { parseAnthropicError } from './errors.ts';
 import { fromAnthropicModels } from './models.ts';
 import { toAnthropicMessagesBody } from './request.ts';
-import { fromAnthropicMessage, isRecord } from './response.ts';
-import { createAnthropicStreamDecoder } from './stream.ts';
+import { fromAnthropicMessage } from './response.ts';
+import { createAnthropicStreamDecoder, type StreamOptions } from './stream.ts';
 
 export { createAnthropicTextStreamDecoder, fromAnthropicMessageAsText, toAnthropicCompletionBody } from './completions.ts';
 export { parseAnthropicError, streamError } from './errors.ts';
@@ -25,77 +29,47 @@ export { createAnthropicStreamDecoder, type StreamOptions } from './stream.ts';
 export const ANTHROPIC_VERSION = '2023-06-01';
 const PROVIDER = 'anthropic';
 
-function headersFor(target: ProviderTarget, contentType: string | undefined): Record<string, string> {
-  const headers: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION };
-  if (target.apiKey) headers['x-api-key'] = target.apiKey;
-  if (contentType) headers['content-type'] = contentType;
-  return headers;
+export function createAnthropicAdapter(options: AdapterOptions = {}): ProviderAdapter {
+  const clock = options.clock ?? systemClock;
+  // Anthropic answers carry no timestamp
+  const answerOptions = (call: InferenceCall) => ({ strictReferenceCompliance: call.strictReferenceCompliance, provider: PROVIDER, created: unixSeconds(clock) });
+  const streamOptions = (call: InferenceCall): StreamOptions | undefined => {
+    const body = recordOf(call.body);
+    if (body.stream !== true) return undefined;
+    return { ...answerOptions(call), includeUsage: recordOf(body.stream_options).include_usage === true };
+  };
+  const messages = (target: ProviderTarget) => `${target.baseUrl}/messages`;
+  const bodyOptions = (call: InferenceCall) => ({ strictReferenceCompliance: call.strictReferenceCompliance });
+
+  return defineAdapter({
+    name: PROVIDER,
+    defaultBaseUrl: 'https://api.anthropic.com/v1',
+    capabilities: { streaming: true, tools: true, images: true, reasoning: true, promptCaching: true, framing: 'sse' },
+    headers: (target) => ({ 'anthropic-version': ANTHROPIC_VERSION, ...authHeaders('x-api-key', target.apiKey) }),
+    parseError: parseAnthropicError,
+    routes: {
+      chat: {
+        request: (call, target) => ({ url: messages(target), ...toAnthropicMessagesBody(recordOf(call.body) as ChatRequest, bodyOptions(call)) }),
+        response: (json, call) => fromAnthropicMessage(json, answerOptions(call)),
+        stream: (call) => {
+          const stream = streamOptions(call);
+          return stream && createAnthropicStreamDecoder(stream);
+        },
+      },
+      completions: {
+        request: (call, target) => ({ url: messages(target), ...toAnthropicCompletionBody(recordOf(call.body), bodyOptions(call)) }),
+        response: (json, call) => fromAnthropicMessageAsText(json, answerOptions(call)),
+        stream: (call) => {
+          const stream = streamOptions(call);
+          return stream && createAnthropicTextStreamDecoder(stream);
+        },
+      },
+      models: {
+        request: (call, target) => ({ method: 'GET', url: `${target.baseUrl}/models${queryOf(call)}`, body: undefined, warnings: [] }),
+        response: (json) => fromAnthropicModels(json),
+      },
+    },
+  });
 }
 
-function bodyOf(call: InferenceCall): Record<string, unknown> {
-  return isRecord(call.body) ? call.body : {};
-}
-
-function isStream(call: InferenceCall): boolean {
-  return (call.route === 'chat' || call.route === 'completions') && bodyOf(call).stream === true;
-}
-
-const transforms: Partial<Record<RouteKind, ResponseTransform>> = {
-  chat: (json, call) => fromAnthropicMessage(json, { strictReferenceCompliance: call.strictReferenceCompliance, provider: PROVIDER }),
-  completions: (json, call) => fromAnthropicMessageAsText(json, { strictReferenceCompliance: call.strictReferenceCompliance, provider: PROVIDER }),
-  models: (json) => fromAnthropicModels(json),
-};
-
-export const anthropicAdapter: ProviderAdapter = {
-  name: PROVIDER,
-  capabilities: {
-    routes: new Set<RouteKind>(['chat', 'completions', 'models', 'passthrough']),
-    streaming: true,
-    tools: true,
-    images: true,
-    reasoning: true,
-    promptCaching: true,
-    framing: 'sse',
-  },
-  defaultBaseUrl: 'https://api.anthropic.com/v1',
-
-  buildRequest(call: InferenceCall, target: ProviderTarget): UpstreamRequest {
-    const query = call.query ? `?${call.query}` : '';
-    const options = { strictReferenceCompliance: call.strictReferenceCompliance };
-    switch (call.route) {
-      case 'chat':
-      case 'completions': {
-        const { body, warnings } =
-          call.route === 'chat'
-            ? toAnthropicMessagesBody(bodyOf(call) as ChatRequest, options)
-            : toAnthropicCompletionBody(bodyOf(call), options);
-        const headers = headersFor(target, 'application/json');
-        return { method: 'POST', url: `${target.baseUrl}/messages`, headers, body: JSON.stringify(body), warnings };
-      }
-      case 'models':
-        return { method: 'GET', url: `${target.baseUrl}/models${query}`, headers: headersFor(target, undefined), body: undefined, warnings: [] };
-      default: {
-        const body = call.rawBody && call.rawBody.length > 0 ? call.rawBody : undefined;
-        const headers = headersFor(target, body ? (call.contentType ?? 'application/json') : undefined);
-        return { method: call.method, url: `${target.baseUrl}${call.path}${query}`, headers, body, warnings: [] };
-      }
-    }
-  },
-
-  responseTransform(route: RouteKind) {
-    return transforms[route];
-  },
-
-  streamDecoder(call: InferenceCall) {
-    if (!isStream(call)) return undefined;
-    const streamOptions = bodyOf(call).stream_options;
-    const options = {
-      strictReferenceCompliance: call.strictReferenceCompliance,
-      includeUsage: isRecord(streamOptions) && streamOptions.include_usage === true,
-      provider: PROVIDER,
-    };
-    return call.route === 'chat' ? createAnthropicStreamDecoder(options) : createAnthropicTextStreamDecoder(options);
-  },
-
-  parseError: parseAnthropicError,
-};
+export const anthropicAdapter = createAnthropicAdapter();

@@ -3,7 +3,7 @@
  * https://docs.anthropic.com/en/api/models-list: `{data:[{type:"model", id, display_name, created_at}], has_more,
  * first_id, last_id}`, paged with `limit`, `before_id` and `after_id`, which pass through in the query.
  */
-import { isRecord } from './response.ts';
+import { isRecord } from '../shared/json.ts';
 
 export function fromAnthropicModels(json: unknown): Record<string, unknown> {
   if (!isRecord(json) || !Array.isArray(json.data)) throw new Error('the answer is not an Anthropic model list');

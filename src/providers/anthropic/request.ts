@@ -9,6 +9,7 @@
  * model in the URL instead of the body (https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude).
  */
 import type { ChatRequest, FunctionTool, ToolChoice } from '../../core/openai-types.ts';
+import { isSet } from '../shared/json.ts';
 import { convertMessages, type AnthropicBlock } from './messages.ts';
 
 /** Anthropic requires max_tokens; 4096 is the smallest max output of the Claude models in service (Claude 3 Haiku). */
@@ -37,8 +38,6 @@ const HANDLED = new Set([
   'stop', 'tools', 'tool_choice', 'parallel_tool_calls', 'response_format', 'thinking', 'user', 'n', 'top_k',
   'strict_reference_compliance',
 ]);
-
-const isSet = (value: unknown): boolean => value !== undefined && value !== null;
 
 function toolsOf(tools: FunctionTool[], warnings: Set<string>): AnthropicBlock[] {
   return tools.map((tool) => {

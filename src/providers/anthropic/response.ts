@@ -5,23 +5,17 @@
  * https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching (cache_read / cache_creation input tokens)
  */
 import type { ChatCompletion, ContentBlock, FinishReason, ToolCall, Usage } from '../../core/openai-types.ts';
+import { systemClock, unixSeconds } from '../shared/clock.ts';
+import { isRecord, numberOf, type JsonRecord } from '../shared/json.ts';
 
 export interface ResponseOptions {
   /** false: thinking blocks are returned in choices[].message.content_blocks */
   strictReferenceCompliance: boolean;
   /** the provider name written into the answer (`anthropic`, or `vertex-ai` for Claude on Vertex) */
   provider: string;
-  /** unix seconds; Anthropic answers carry no timestamp */
+  /** unix seconds (Anthropic answers carry no timestamp); the system clock's when not given */
   created?: number;
 }
-
-export type Json = Record<string, unknown>;
-
-export function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 const FINISH: Readonly<Record<string, FinishReason>> = {
   end_turn: 'stop',
@@ -40,19 +34,17 @@ export function finishReasonOf(stopReason: unknown): FinishReason | null {
   return FINISH[stopReason] ?? 'stop';
 }
 
-const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
-
 /**
  * Anthropic counts cached input apart from `input_tokens`; OpenAI's prompt_tokens includes it. A count Anthropic
  * does not report is left out, never written as 0.
  */
 export function usageOf(usage: unknown): Usage | undefined {
   if (!isRecord(usage)) return undefined;
-  const input = count(usage.input_tokens);
-  const output = count(usage.output_tokens);
+  const input = numberOf(usage.input_tokens);
+  const output = numberOf(usage.output_tokens);
   if (input === undefined && output === undefined) return undefined;
-  const cacheRead = count(usage.cache_read_input_tokens);
-  const cacheCreation = count(usage.cache_creation_input_tokens);
+  const cacheRead = numberOf(usage.cache_read_input_tokens);
+  const cacheCreation = numberOf(usage.cache_creation_input_tokens);
   const prompt = (input ?? 0) + (cacheRead ?? 0) + (cacheCreation ?? 0);
   const completion = output ?? 0;
   const out: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
@@ -63,13 +55,13 @@ export function usageOf(usage: unknown): Usage | undefined {
     };
   }
   const details = usage.output_tokens_details;
-  const thinking = isRecord(details) ? count(details.thinking_tokens) : undefined;
+  const thinking = isRecord(details) ? numberOf(details.thinking_tokens) : undefined;
   if (thinking !== undefined) out.completion_tokens_details = { reasoning_tokens: thinking };
   return out;
 }
 
 /** Thinking blocks as the gateway returns them in content_blocks (only outside strict compliance). */
-export function thinkingBlockOf(block: Json): ContentBlock | undefined {
+export function thinkingBlockOf(block: JsonRecord): ContentBlock | undefined {
   if (block.type === 'thinking' && typeof block.thinking === 'string') {
     return { type: 'thinking', thinking: block.thinking, ...(typeof block.signature === 'string' ? { signature: block.signature } : {}) };
   }
@@ -102,11 +94,22 @@ export function messageParts(content: unknown[]): MessageParts {
 }
 
 /** Checks the answer is an Anthropic Message; anything else throws (the core answers 502). */
-export function checkMessage(json: unknown): Json & { content: unknown[] } {
+export function checkMessage(json: unknown): JsonRecord & { content: unknown[] } {
   if (!isRecord(json) || json.type !== 'message' || !Array.isArray(json.content)) {
     throw new Error('the answer is not an Anthropic message');
   }
-  return json as Json & { content: unknown[] };
+  return json as JsonRecord & { content: unknown[] };
+}
+
+/** The fields every answer built from a Message starts with, in OpenAI's order. */
+export function answerHead<T extends string>(message: JsonRecord, object: T, options: ResponseOptions) {
+  return {
+    id: typeof message.id === 'string' ? message.id : '',
+    object,
+    created: options.created ?? unixSeconds(systemClock),
+    model: typeof message.model === 'string' ? message.model : '',
+    provider: options.provider,
+  };
 }
 
 export function fromAnthropicMessage(json: unknown, options: ResponseOptions): ChatCompletion {
@@ -127,11 +130,7 @@ export function fromAnthropicMessage(json: unknown, options: ResponseOptions): C
     ...(typeof stopReason === 'string' ? { native_finish_reason: stopReason } : {}),
   };
   return {
-    id: typeof message.id === 'string' ? message.id : '',
-    object: 'chat.completion',
-    created: options.created ?? nowSeconds(),
-    model: typeof message.model === 'string' ? message.model : '',
-    provider: options.provider,
+    ...answerHead(message, 'chat.completion', options),
     choices: [choice],
     ...(usage ? { usage } : {}),
   };

@@ -12,7 +12,9 @@ import { badGateway } from '../../core/errors.ts';
 import type { ChatCompletionChunk, Usage } from '../../core/openai-types.ts';
 import type { StreamDecoder, StreamEvent } from '../contract.ts';
 import { streamError } from './errors.ts';
-import { finishReasonOf, isRecord, nowSeconds, usageOf, type Json } from './response.ts';
+import { systemClock, unixSeconds } from '../shared/clock.ts';
+import { isRecord, type JsonRecord } from '../shared/json.ts';
+import { finishReasonOf, usageOf } from './response.ts';
 
 export interface StreamOptions {
   /** false: thinking, signature and redacted thinking go out as content_blocks deltas */
@@ -25,7 +27,7 @@ export interface StreamOptions {
 
 type Delta = ChatCompletionChunk['choices'][number]['delta'];
 
-function parse(event: StreamEvent): Json {
+function parse(event: StreamEvent): JsonRecord {
   let data: unknown;
   try {
     data = JSON.parse(event.data);
@@ -37,11 +39,11 @@ function parse(event: StreamEvent): Json {
 }
 
 export function createAnthropicStreamDecoder(options: StreamOptions): StreamDecoder {
-  const created = options.created ?? nowSeconds();
+  const created = options.created ?? unixSeconds(systemClock);
   const extras = !options.strictReferenceCompliance;
   let id = '';
   let model = '';
-  let usage: Json = {};
+  let usage: JsonRecord = {};
   let stopped = false;
   /** Anthropic content block index -> OpenAI tool call index, or thinking block index in content_blocks */
   const tools = new Map<number, number>();
@@ -64,10 +66,10 @@ export function createAnthropicStreamDecoder(options: StreamOptions): StreamDeco
     ],
   });
 
-  const thinkingDelta = (index: number, delta: Json): ChatCompletionChunk[] =>
+  const thinkingDelta = (index: number, delta: JsonRecord): ChatCompletionChunk[] =>
     extras && thinking.has(index) ? [chunk({ content_blocks: [{ index: thinking.get(index) ?? 0, delta }] })] : [];
 
-  function blockStart(index: number, block: Json): ChatCompletionChunk[] {
+  function blockStart(index: number, block: JsonRecord): ChatCompletionChunk[] {
     switch (block.type) {
       case 'text':
         return typeof block.text === 'string' && block.text !== '' ? [chunk({ content: block.text })] : [];
@@ -90,7 +92,7 @@ export function createAnthropicStreamDecoder(options: StreamOptions): StreamDeco
     }
   }
 
-  function blockDelta(index: number, delta: Json): ChatCompletionChunk[] {
+  function blockDelta(index: number, delta: JsonRecord): ChatCompletionChunk[] {
     switch (delta.type) {
       case 'text_delta':
         return typeof delta.text === 'string' && delta.text !== '' ? [chunk({ content: delta.text })] : [];
@@ -117,7 +119,7 @@ export function createAnthropicStreamDecoder(options: StreamOptions): StreamDeco
   /** message_delta usage is cumulative: its counts replace those of message_start; nulls leave them as they were. */
   function mergeUsage(next: unknown): void {
     if (!isRecord(next)) return;
-    const merged: Json = { ...usage };
+    const merged: JsonRecord = { ...usage };
     for (const [key, value] of Object.entries(next)) if (value !== null && value !== undefined) merged[key] = value;
     usage = merged;
   }

@@ -11,7 +11,8 @@
  */
 import type { RerankResponse } from '../../core/openai-types.ts';
 import type { InferenceCall, ProviderTarget, UpstreamRequest } from '../contract.ts';
-import { authHeaders } from '../openai-compatible/base.ts';
+import { authHeaders } from '../shared/auth-headers.ts';
+import { recordOf } from '../shared/json.ts';
 import { azureAuthStyle } from '../azure-openai/auth.ts';
 import { toCohereRerank, toRerankResponse } from '../cohere/rerank.ts';
 
@@ -26,7 +27,7 @@ export function rerankUrl(baseUrl: string): string {
 }
 
 export function buildRerankRequest(call: InferenceCall, target: ProviderTarget): UpstreamRequest {
-  const input = typeof call.body === 'object' && call.body !== null ? (call.body as Record<string, unknown>) : {};
+  const input = recordOf(call.body);
   const model = typeof input.model === 'string' ? stripVendorPrefix(input.model) : input.model;
   const { body, warnings } = toCohereRerank({ ...input, model });
   return {

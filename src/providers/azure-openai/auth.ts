@@ -6,7 +6,7 @@
  */
 import { invalidParam } from '../../core/errors.ts';
 import type { ProviderTarget } from '../contract.ts';
-import type { AuthStyle } from '../openai-compatible/base.ts';
+import type { AuthStyle } from '../shared/auth-headers.ts';
 
 export const AUTH_MODE_HEADER = 'x-gateway-azure-auth-mode';
 

@@ -5,12 +5,9 @@
  * The one change: when the answer names no model, `x-gateway-azure-model-name` does.
  */
 import { UNCHANGED, type ResponseTransform } from '../contract.ts';
+import { isRecord } from '../shared/json.ts';
 
 export const MODEL_NAME_SETTING = 'azure-model-name';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** `list`: the array an answer of this route must carry (`choices` for chat and completions, `data` for embeddings). */
 export function reportModel(list: 'choices' | 'data'): ResponseTransform {

@@ -11,13 +11,10 @@
  */
 import { GatewayError, badGateway } from '../../core/errors.ts';
 import type { InferenceCall, ProviderTarget, StreamDecoder, StreamEvent } from '../contract.ts';
+import { isRecord, type JsonRecord } from '../shared/json.ts';
 import { MODEL_NAME_SETTING } from './response.ts';
 
-type Chunk = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Chunk {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+type Chunk = JsonRecord;
 
 function parseChunk(event: StreamEvent, provider: string): Chunk {
   let chunk: unknown;

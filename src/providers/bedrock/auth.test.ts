@@ -10,7 +10,7 @@ import type { UpstreamRequest } from '../contract.ts';
 import { bedrockCall, bedrockTarget } from './__fixtures__/support.ts';
 import { createBedrockAdapter } from './index.ts';
 
-const adapter = createBedrockAdapter({ now: () => Date.UTC(2024, 4, 17, 12, 30, 45), newId: () => 'id' });
+const adapter = createBedrockAdapter({ clock: { now: () => Date.UTC(2024, 4, 17, 12, 30, 45), newId: () => 'id' } });
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data).digest();

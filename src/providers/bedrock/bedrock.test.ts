@@ -5,7 +5,7 @@ import { bedrockCall, bedrockTarget, loadFixture as fixture } from './__fixtures
 import { createBedrockAdapter } from './index.ts';
 
 const deps = { now: () => 1_700_000_000_000, newId: () => 'fixed-id' };
-const adapter = createBedrockAdapter(deps);
+const adapter = createBedrockAdapter({ clock: deps });
 
 function rejects400(run: () => unknown, param: string): void {
   assert.throws(run, (error: unknown) => error instanceof GatewayError && error.status === 400 && error.param === param);

@@ -7,7 +7,8 @@
  */
 import { invalidParam } from '../../core/errors.ts';
 import type { EmbeddingResponse } from '../../core/openai-types.ts';
-import { isRecord, type Json } from './messages.ts';
+import { isRecord, type JsonRecord } from '../shared/json.ts';
+import { droppedParameter } from '../shared/warnings.ts';
 
 type Family = 'titan' | 'titan-v2' | 'cohere';
 
@@ -29,7 +30,7 @@ function texts(input: unknown): string[] {
 }
 
 export interface EmbeddingRequestBody {
-  body: Json;
+  body: JsonRecord;
   warnings: string[];
 }
 
@@ -40,7 +41,7 @@ export function buildEmbeddingBody(input: unknown): EmbeddingRequestBody {
   const warnings: string[] = [];
   const dimensions = typeof request.dimensions === 'number' ? request.dimensions : undefined;
   if (family === 'cohere') {
-    if (dimensions !== undefined) warnings.push('dimensions is not supported by Cohere embeddings on Bedrock and was ignored');
+    if (dimensions !== undefined) warnings.push(droppedParameter('bedrock', 'dimensions', 'not supported by Cohere embeddings on Bedrock'));
     // Cohere v3 requires input_type; an OpenAI client sends none, and documents are the common case
     const inputType = typeof request.input_type === 'string' ? request.input_type : 'search_document';
     return { body: { texts: inputs, input_type: inputType }, warnings };
@@ -49,7 +50,7 @@ export function buildEmbeddingBody(input: unknown): EmbeddingRequestBody {
     throw invalidParam('input', 'Titan embedding models take one text per call: send input as a single string.', 'too_many_inputs');
   }
   if (family === 'titan') {
-    if (dimensions !== undefined) warnings.push('dimensions is not supported by this Titan embedding model and was ignored');
+    if (dimensions !== undefined) warnings.push(droppedParameter('bedrock', 'dimensions', 'not supported by this Titan embedding model'));
     return { body: { inputText: inputs[0] }, warnings };
   }
   // OpenAI embeddings are unit length; Titan v2 normalises by default too, and a client may turn it off

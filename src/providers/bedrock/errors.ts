@@ -6,7 +6,7 @@
  */
 import { GatewayError, type ErrorType } from '../../core/errors.ts';
 import type { ErrorParser } from '../contract.ts';
-import { isRecord } from './messages.ts';
+import { isRecord } from '../shared/json.ts';
 
 function typeForStatus(status: number): ErrorType {
   if (status === 400) return 'invalid_request_error';

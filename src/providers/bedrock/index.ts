@@ -4,109 +4,84 @@
  * the x-gateway-aws-* headers; every request is signed with SigV4 in `prepare`, after the body is final.
  * API reference: https://docs.aws.amazon.com/bedrock/latest/APIReference/welcome.html
  */
-import { randomUUID } from 'node:crypto';
 import { invalidParam } from '../../core/errors.ts';
-import type { InferenceCall, ProviderAdapter, ProviderTarget, ResponseTransform, RouteKind, UpstreamRequest } from '../contract.ts';
+import type { InferenceCall, ProviderAdapter } from '../contract.ts';
+import { systemClock, type AdapterOptions } from '../shared/clock.ts';
+import { defineAdapter } from '../shared/define-adapter.ts';
+import { recordOf, type JsonRecord } from '../shared/json.ts';
 import { credentialsOf, signRequest } from './auth.ts';
 import { buildEmbeddingBody, toEmbeddingResponse } from './embeddings.ts';
 import { agentRuntimeBaseUrl, modelPath, regionOf, runtimeBaseUrl } from './endpoints.ts';
 import { parseBedrockError } from './errors.ts';
-import { isRecord, type Json } from './messages.ts';
 import { buildRerankBody, toRerankResponse } from './rerank.ts';
 import { buildConverseBody } from './request.ts';
-import { toChatCompletion, type ResponseDeps } from './response.ts';
+import { toChatCompletion } from './response.ts';
 import { createConverseStreamDecoder } from './stream.ts';
 
-const JSON_TYPE = 'application/json';
 const EVENT_STREAM_TYPE = 'application/vnd.amazon.eventstream';
 
-function bodyOf(call: InferenceCall): Json {
-  return isRecord(call.body) ? call.body : {};
-}
-
 function modelOf(call: InferenceCall): string {
-  const model = bodyOf(call).model;
+  const model = recordOf(call.body).model;
   if (typeof model !== 'string' || !model) throw invalidParam('model', 'model is required.');
   return model;
 }
 
 function isStream(call: InferenceCall): boolean {
-  return call.route === 'chat' && bodyOf(call).stream === true;
+  return recordOf(call.body).stream === true;
 }
 
-function jsonRequest(url: string, body: Json, warnings: string[], accept = JSON_TYPE): UpstreamRequest {
-  return { method: 'POST', url, headers: { 'content-type': JSON_TYPE, accept }, body: Buffer.from(JSON.stringify(body)), warnings };
+/** The body as bytes: SigV4 signs exactly what is sent. */
+function encoded(built: { body: JsonRecord; warnings: string[] }): { body: Buffer; warnings: string[] } {
+  return { body: Buffer.from(JSON.stringify(built.body)), warnings: built.warnings };
 }
 
-export function createBedrockAdapter(deps: ResponseDeps = { now: Date.now, newId: randomUUID }): ProviderAdapter {
-  const transforms: Partial<Record<RouteKind, ResponseTransform>> = {
-    chat: (json, call) => toChatCompletion(json, modelOf(call), call.strictReferenceCompliance, deps),
-    embeddings: (json, call, target) => toEmbeddingResponse(json, call.body, target.provider),
-    rerank: (json, call, target) => toRerankResponse(json, call.body, target.provider),
-  };
-
-  return {
+export function createBedrockAdapter(options: AdapterOptions = {}): ProviderAdapter {
+  const clock = options.clock ?? systemClock;
+  return defineAdapter({
     name: 'bedrock',
-    capabilities: {
-      routes: new Set<RouteKind>(['chat', 'embeddings', 'rerank', 'passthrough']),
-      streaming: true,
-      tools: true,
-      images: true,
-      reasoning: true,
-      promptCaching: true,
-      framing: 'aws-event-stream',
-    },
+    capabilities: { streaming: true, tools: true, images: true, reasoning: true, promptCaching: true, framing: 'aws-event-stream' },
     defaultBaseUrl: undefined,
     baseUrlFor: runtimeBaseUrl,
-
-    buildRequest(call: InferenceCall, target: ProviderTarget): UpstreamRequest {
+    // the credential travels in the SigV4 signature, added by prepare()
+    headers: () => ({}),
+    checkTarget(target) {
       // fail on missing settings before anything is sent; prepare() reads them again to sign
-      const region = regionOf(target.cloud);
+      regionOf(target.cloud);
       credentialsOf(target);
-      switch (call.route) {
-        case 'chat': {
-          const { body, warnings } = buildConverseBody(call.body, call.strictReferenceCompliance);
+    },
+    routes: {
+      chat: {
+        request(call, target) {
+          const built = encoded(buildConverseBody(call.body, call.strictReferenceCompliance));
           const stream = isStream(call);
           const url = `${target.baseUrl}${modelPath(modelOf(call), stream ? 'converse-stream' : 'converse')}`;
-          return jsonRequest(url, body, warnings, stream ? EVENT_STREAM_TYPE : JSON_TYPE);
-        }
-        case 'embeddings': {
-          const { body, warnings } = buildEmbeddingBody(call.body);
-          return jsonRequest(`${target.baseUrl}${modelPath(modelOf(call), 'invoke')}`, body, warnings);
-        }
-        case 'rerank': {
-          const { body, warnings } = buildRerankBody(call.body, region);
-          return jsonRequest(`${agentRuntimeBaseUrl(target)}/rerank`, body, warnings);
-        }
-        case 'passthrough': {
-          const headers: Record<string, string> = {};
-          if (call.rawBody && call.rawBody.length > 0) headers['content-type'] = call.contentType ?? JSON_TYPE;
-          const query = call.query ? `?${call.query}` : '';
-          const body = call.rawBody && call.rawBody.length > 0 ? call.rawBody : undefined;
-          return { method: call.method, url: `${target.baseUrl}${call.path}${query}`, headers, body, warnings: [] };
-        }
-        default:
-          throw invalidParam('x-gateway-provider', `Provider "bedrock" does not support this route (${call.route}).`, 'unsupported_route');
-      }
+          return { url, ...built, headers: { accept: stream ? EVENT_STREAM_TYPE : 'application/json' } };
+        },
+        response: (json, call) => toChatCompletion(json, modelOf(call), call.strictReferenceCompliance, clock),
+        stream(call) {
+          if (!isStream(call)) return undefined;
+          const includeUsage = recordOf(recordOf(call.body).stream_options).include_usage === true;
+          return createConverseStreamDecoder({ model: modelOf(call), includeUsage, strict: call.strictReferenceCompliance }, clock);
+        },
+      },
+      embeddings: {
+        request(call, target) {
+          const built = encoded(buildEmbeddingBody(call.body));
+          return { url: `${target.baseUrl}${modelPath(modelOf(call), 'invoke')}`, ...built, headers: { accept: 'application/json' } };
+        },
+        response: (json, call, target) => toEmbeddingResponse(json, call.body, target.provider),
+      },
+      rerank: {
+        request(call, target) {
+          const built = encoded(buildRerankBody(call.body, regionOf(target.cloud)));
+          return { url: `${agentRuntimeBaseUrl(target)}/rerank`, ...built, headers: { accept: 'application/json' } };
+        },
+        response: (json, call, target) => toRerankResponse(json, call.body, target.provider),
+      },
     },
-
-    responseTransform(route: RouteKind) {
-      return transforms[route];
-    },
-
-    streamDecoder(call: InferenceCall) {
-      if (!isStream(call)) return undefined;
-      const options = bodyOf(call).stream_options;
-      const includeUsage = isRecord(options) && options.include_usage === true;
-      return createConverseStreamDecoder({ model: modelOf(call), includeUsage, strict: call.strictReferenceCompliance }, deps);
-    },
-
-    prepare(request: UpstreamRequest, target: ProviderTarget) {
-      return signRequest(request, target, () => new Date(deps.now()));
-    },
-
+    prepare: (request, target) => signRequest(request, target, () => new Date(clock.now())),
     parseError: parseBedrockError,
-  };
+  });
 }
 
 export const bedrockAdapter = createBedrockAdapter();

@@ -6,26 +6,22 @@
  * consecutive turns of one role are merged. A `cache_control` marker becomes a `cachePoint` block after its part.
  */
 import { invalidParam } from '../../core/errors.ts';
+import { isRecord, type JsonRecord } from '../shared/json.ts';
 
-export type Json = Record<string, unknown>;
 export interface ConverseMessage {
   role: 'user' | 'assistant';
-  content: Json[];
+  content: JsonRecord[];
 }
 
-const CACHE_POINT: Json = { cachePoint: { type: 'default' } };
+const CACHE_POINT: JsonRecord = { cachePoint: { type: 'default' } };
 const IMAGE_FORMATS: Readonly<Record<string, string>> = { png: 'png', jpeg: 'jpeg', jpg: 'jpeg', gif: 'gif', webp: 'webp' };
 
-export function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function hasCacheControl(part: Json): boolean {
+function hasCacheControl(part: JsonRecord): boolean {
   return isRecord(part.cache_control);
 }
 
 /** A data URL -> an image block; Converse takes bytes (or S3), so remote URLs cannot be sent. */
-function imageBlock(part: Json, param: string): Json {
+function imageBlock(part: JsonRecord, param: string): JsonRecord {
   const image = isRecord(part.image_url) ? part.image_url : undefined;
   const url = typeof image?.url === 'string' ? image.url : typeof part.image_url === 'string' ? part.image_url : '';
   const match = /^data:image\/([a-z]+);base64,(.*)$/is.exec(url);
@@ -38,11 +34,11 @@ function imageBlock(part: Json, param: string): Json {
 }
 
 /** content (string or parts) -> Converse blocks, with a cache point after each marked part */
-function contentBlocks(content: unknown, param: string, allowImages: boolean): Json[] {
+function contentBlocks(content: unknown, param: string, allowImages: boolean): JsonRecord[] {
   if (typeof content === 'string') return content.length > 0 ? [{ text: content }] : [];
   if (content === null || content === undefined) return [];
   if (!Array.isArray(content)) throw invalidParam(param, 'Message content must be a string or an array of parts.');
-  const blocks: Json[] = [];
+  const blocks: JsonRecord[] = [];
   content.forEach((part: unknown, index) => {
     const partParam = `${param}[${index}]`;
     if (!isRecord(part)) throw invalidParam(partParam, 'A content part must be an object.');
@@ -68,9 +64,9 @@ function parseArguments(text: unknown, param: string): unknown {
 }
 
 /** thinking blocks kept from an earlier answer (content_blocks) go back first, as Claude requires */
-function reasoningBlocks(blocks: unknown): Json[] {
+function reasoningBlocks(blocks: unknown): JsonRecord[] {
   if (!Array.isArray(blocks)) return [];
-  const out: Json[] = [];
+  const out: JsonRecord[] = [];
   for (const block of blocks) {
     if (!isRecord(block)) continue;
     if (block.type === 'thinking' && typeof block.thinking === 'string') {
@@ -83,7 +79,7 @@ function reasoningBlocks(blocks: unknown): Json[] {
   return out;
 }
 
-function assistantBlocks(message: Json, param: string, keepReasoning: boolean): Json[] {
+function assistantBlocks(message: JsonRecord, param: string, keepReasoning: boolean): JsonRecord[] {
   const blocks = keepReasoning ? reasoningBlocks(message.content_blocks) : [];
   blocks.push(...contentBlocks(message.content, `${param}.content`, false));
   const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
@@ -98,24 +94,24 @@ function assistantBlocks(message: Json, param: string, keepReasoning: boolean): 
   return blocks;
 }
 
-function toolResultBlocks(message: Json, param: string): Json[] {
+function toolResultBlocks(message: JsonRecord, param: string): JsonRecord[] {
   if (typeof message.tool_call_id !== 'string') throw invalidParam(`${param}.tool_call_id`, 'A tool message needs tool_call_id.');
   const parts = contentBlocks(message.content, `${param}.content`, true);
   const content = parts.filter((block) => !('cachePoint' in block));
-  const result: Json = { toolResult: { toolUseId: message.tool_call_id, content: content.length > 0 ? content : [{ text: '' }] } };
+  const result: JsonRecord = { toolResult: { toolUseId: message.tool_call_id, content: content.length > 0 ? content : [{ text: '' }] } };
   return parts.length > content.length ? [result, CACHE_POINT] : [result];
 }
 
 export interface ConvertedMessages {
-  system: Json[];
+  system: JsonRecord[];
   messages: ConverseMessage[];
 }
 
 export function convertMessages(input: unknown, keepReasoning: boolean): ConvertedMessages {
   if (!Array.isArray(input)) throw invalidParam('messages', 'messages must be an array.');
-  const system: Json[] = [];
+  const system: JsonRecord[] = [];
   const messages: ConverseMessage[] = [];
-  const append = (role: ConverseMessage['role'], content: Json[]) => {
+  const append = (role: ConverseMessage['role'], content: JsonRecord[]) => {
     if (content.length === 0) return;
     const last = messages.at(-1);
     if (last && last.role === role) last.content.push(...content);

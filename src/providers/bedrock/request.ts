@@ -4,14 +4,15 @@
  * Settings Converse has no place for are dropped and reported as warnings, never sent.
  */
 import { invalidParam } from '../../core/errors.ts';
-import { convertMessages, isRecord, type Json } from './messages.ts';
+import { isRecord, type JsonRecord } from '../shared/json.ts';
+import { convertMessages } from './messages.ts';
 
 export interface ConverseRequest {
-  body: Json;
+  body: JsonRecord;
   warnings: string[];
 }
 
-const CACHE_POINT: Json = { cachePoint: { type: 'default' } };
+const CACHE_POINT: JsonRecord = { cachePoint: { type: 'default' } };
 
 /** settings with no Converse equivalent: warned about when set to anything but their neutral value */
 const UNSUPPORTED: ReadonlyArray<[string, (value: unknown) => boolean]> = [
@@ -33,8 +34,8 @@ function numberOf(value: unknown): number | undefined {
   return typeof value === 'number' ? value : undefined;
 }
 
-function inferenceConfig(body: Json): Json | undefined {
-  const config: Json = {};
+function inferenceConfig(body: JsonRecord): JsonRecord | undefined {
+  const config: JsonRecord = {};
   const maxTokens = numberOf(body.max_completion_tokens) ?? numberOf(body.max_tokens);
   if (maxTokens !== undefined) config.maxTokens = maxTokens;
   if (typeof body.temperature === 'number') config.temperature = body.temperature;
@@ -44,7 +45,7 @@ function inferenceConfig(body: Json): Json | undefined {
   return Object.keys(config).length > 0 ? config : undefined;
 }
 
-function toolChoice(choice: unknown): Json | undefined {
+function toolChoice(choice: unknown): JsonRecord | undefined {
   if (choice === undefined || choice === null) return undefined;
   if (choice === 'auto') return { auto: {} };
   if (choice === 'required') return { any: {} };
@@ -54,14 +55,14 @@ function toolChoice(choice: unknown): Json | undefined {
   throw invalidParam('tool_choice', 'tool_choice must be "none", "auto", "required" or a named function.');
 }
 
-function toolConfig(body: Json, warnings: string[]): Json | undefined {
+function toolConfig(body: JsonRecord, warnings: string[]): JsonRecord | undefined {
   const tools = Array.isArray(body.tools) ? body.tools : [];
   if (tools.length === 0) return undefined;
   if (body.tool_choice === 'none') {
     warnings.push('tool_choice "none" is not supported by Bedrock: tools were not sent');
     return undefined;
   }
-  const specs: Json[] = [];
+  const specs: JsonRecord[] = [];
   tools.forEach((tool: unknown, index) => {
     if (!isRecord(tool) || !isRecord(tool.function) || typeof tool.function.name !== 'string') {
       throw invalidParam(`tools[${index}]`, 'A tool needs a function with a name.');
@@ -84,7 +85,7 @@ function toolConfig(body: Json, warnings: string[]): Json | undefined {
  * `thinking` (Anthropic's reasoning switch) is a provider extra: passed as additionalModelRequestFields only when
  * the client opted out of strict OpenAI compliance.
  */
-function additionalFields(body: Json, strict: boolean, warnings: string[]): Json | undefined {
+function additionalFields(body: JsonRecord, strict: boolean, warnings: string[]): JsonRecord | undefined {
   if (!isRecord(body.thinking)) return undefined;
   if (strict) {
     warnings.push('thinking is a provider extra: send x-gateway-strict-reference-compliance: false to use it');

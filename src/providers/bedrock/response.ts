@@ -1,16 +1,11 @@
 /**
  * Bedrock Converse answer -> OpenAI chat.completion
  * (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_ResponseSyntax).
- * Converse answers carry no id, model or timestamp: those come from the call and the injected clock and id source.
+ * Converse answers carry no id, model or timestamp: those come from the call and the injected clock.
  */
 import type { ChatCompletion, ContentBlock, FinishReason, ToolCall, Usage } from '../../core/openai-types.ts';
-import { isRecord } from './messages.ts';
-
-export interface ResponseDeps {
-  /** milliseconds since the epoch */
-  now: () => number;
-  newId: () => string;
-}
+import { unixSeconds, type Clock } from '../shared/clock.ts';
+import { isRecord } from '../shared/json.ts';
 
 /** https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#bedrock-runtime_Converse-response-stopReason */
 const FINISH_REASONS: Readonly<Record<string, FinishReason>> = {
@@ -65,7 +60,7 @@ function reasoningBlock(value: unknown): ContentBlock | undefined {
   return undefined;
 }
 
-export function toChatCompletion(json: unknown, model: string, strict: boolean, deps: ResponseDeps): ChatCompletion {
+export function toChatCompletion(json: unknown, model: string, strict: boolean, clock: Clock): ChatCompletion {
   if (!isRecord(json) || !isRecord(json.output) || !isRecord(json.output.message) || !Array.isArray(json.output.message.content)) {
     throw new Error('the Converse answer has no output.message.content');
   }
@@ -92,9 +87,9 @@ export function toChatCompletion(json: unknown, model: string, strict: boolean, 
   const usage = usageOf(json.usage);
   const showBlocks = !strict && blocks.some((block) => block.type !== 'text');
   return {
-    id: `chatcmpl-${deps.newId()}`,
+    id: `chatcmpl-${clock.newId()}`,
     object: 'chat.completion',
-    created: Math.floor(deps.now() / 1000),
+    created: unixSeconds(clock),
     model,
     choices: [
       {

@@ -5,7 +5,7 @@ import type { StreamDecoder, StreamEvent } from '../contract.ts';
 import { bedrockCall, bedrockTarget, loadFixture } from './__fixtures__/support.ts';
 import { createBedrockAdapter } from './index.ts';
 
-const adapter = createBedrockAdapter({ now: () => 1_700_000_000_000, newId: () => 'fixed-id' });
+const adapter = createBedrockAdapter({ clock: { now: () => 1_700_000_000_000, newId: () => 'fixed-id' } });
 
 const fixture = loadFixture<{
   call: Record<string, unknown>;

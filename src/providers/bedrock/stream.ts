@@ -8,8 +8,9 @@ import { badGateway } from '../../core/errors.ts';
 import type { ChatCompletionChunk } from '../../core/openai-types.ts';
 import type { StreamDecoder, StreamEvent } from '../contract.ts';
 import { streamError } from './errors.ts';
-import { isRecord, type Json } from './messages.ts';
-import { finishReasonOf, usageOf, type ResponseDeps } from './response.ts';
+import { unixSeconds, type Clock } from '../shared/clock.ts';
+import { isRecord, type JsonRecord } from '../shared/json.ts';
+import { finishReasonOf, usageOf } from './response.ts';
 
 type Choice = ChatCompletionChunk['choices'][number];
 type Delta = Choice['delta'];
@@ -20,9 +21,9 @@ export interface StreamOptions {
   strict: boolean;
 }
 
-export function createConverseStreamDecoder(options: StreamOptions, deps: ResponseDeps): StreamDecoder {
-  const id = `chatcmpl-${deps.newId()}`;
-  const created = Math.floor(deps.now() / 1000);
+export function createConverseStreamDecoder(options: StreamOptions, clock: Clock): StreamDecoder {
+  const id = `chatcmpl-${clock.newId()}`;
+  const created = unixSeconds(clock);
   /** Converse content block index -> OpenAI tool call index (0, 1, ... in order of appearance) */
   const toolIndexes = new Map<number, number>();
   let stopped = false;
@@ -37,11 +38,11 @@ export function createConverseStreamDecoder(options: StreamOptions, deps: Respon
   });
   const deltaChunk = (delta: Delta): ChatCompletionChunk => chunk([{ index: 0, delta, finish_reason: null }]);
 
-  function blockIndex(payload: Json): number {
+  function blockIndex(payload: JsonRecord): number {
     return typeof payload.contentBlockIndex === 'number' ? payload.contentBlockIndex : 0;
   }
 
-  function onBlockStart(payload: Json): ChatCompletionChunk[] {
+  function onBlockStart(payload: JsonRecord): ChatCompletionChunk[] {
     const start = isRecord(payload.start) ? payload.start : {};
     if (!isRecord(start.toolUse)) return [];
     const { toolUseId, name } = start.toolUse;
@@ -51,7 +52,7 @@ export function createConverseStreamDecoder(options: StreamOptions, deps: Respon
     return [deltaChunk({ tool_calls: [{ index, id: toolUseId, type: 'function', function: { name, arguments: '' } }] })];
   }
 
-  function onBlockDelta(payload: Json): ChatCompletionChunk[] {
+  function onBlockDelta(payload: JsonRecord): ChatCompletionChunk[] {
     const delta = isRecord(payload.delta) ? payload.delta : {};
     if (typeof delta.text === 'string') return [deltaChunk({ content: delta.text })];
     if (isRecord(delta.toolUse)) {
@@ -72,14 +73,14 @@ export function createConverseStreamDecoder(options: StreamOptions, deps: Respon
     return [];
   }
 
-  function onMessageStop(payload: Json): ChatCompletionChunk[] {
+  function onMessageStop(payload: JsonRecord): ChatCompletionChunk[] {
     stopped = true;
     const raw = typeof payload.stopReason === 'string' ? payload.stopReason : undefined;
     if (raw === undefined) throw new Error('messageStop without a stopReason');
     return [chunk([{ index: 0, delta: {}, finish_reason: finishReasonOf(raw), native_finish_reason: raw }])];
   }
 
-  function onMetadata(payload: Json): ChatCompletionChunk[] {
+  function onMetadata(payload: JsonRecord): ChatCompletionChunk[] {
     const usage = usageOf(payload.usage);
     return options.includeUsage && usage ? [chunk([], { usage })] : [];
   }

@@ -6,7 +6,7 @@ import type { ChatCompletion, ChatCompletionChunk, EmbeddingResponse, RerankResp
 import type { InferenceCall, ProviderTarget, RouteKind, StreamDecoder } from '../contract.ts';
 import { createCohereAdapter } from './index.ts';
 
-const adapter = createCohereAdapter({ now: () => 1_700_000_000 });
+const adapter = createCohereAdapter({ clock: { now: () => 1_700_000_000_000, newId: () => 'unused' } });
 const target: ProviderTarget = { provider: 'cohere', baseUrl: 'https://api.cohere.com', customHost: false, apiKey: 'co-key', cloud: {} };
 
 interface Fixture {

@@ -6,7 +6,8 @@
  */
 import { invalidParam } from '../../core/errors.ts';
 import type { EmbeddingResponse } from '../../core/openai-types.ts';
-import { dropped, isRecord, isSet, numberOf, recordOf, type JsonRecord } from '../shared/json.ts';
+import { isRecord, isSet, numberOf, recordOf, type JsonRecord } from '../shared/json.ts';
+import { droppedParameter } from '../shared/warnings.ts';
 
 const MAPPED = new Set(['model', 'input', 'encoding_format', 'dimensions', 'input_type', 'strict_reference_compliance']);
 const COHERE_NATIVE = new Set(['truncate', 'max_tokens', 'priority']);
@@ -30,7 +31,7 @@ export function toCohereEmbed(request: unknown): { body: JsonRecord; warnings: s
     if (MAPPED.has(key)) continue;
     if (!isSet(value)) continue;
     if (COHERE_NATIVE.has(key)) body[key] = value;
-    else warnings.push(dropped('cohere', key));
+    else warnings.push(droppedParameter('cohere', key));
   }
   return { body, warnings };
 }

@@ -6,88 +6,58 @@
  * and pass-through paths carry theirs (/v1/tokenize). A custom host that ends in a version, the reference API's
  * form (https://api.cohere.ai/v1), has that segment dropped rather than producing /v1/v2/chat.
  */
-import type { InferenceCall, ProviderAdapter, ProviderTarget, RouteKind, UpstreamRequest } from '../contract.ts';
+import type { InferenceCall, ProviderAdapter, ProviderTarget } from '../contract.ts';
+import { withoutVersion } from '../shared/api-version.ts';
+import { authHeaders } from '../shared/auth-headers.ts';
+import { systemClock, unixSeconds, type AdapterOptions } from '../shared/clock.ts';
+import { defineAdapter } from '../shared/define-adapter.ts';
+import { recordOf } from '../shared/json.ts';
 import { toCohereEmbed, toEmbeddingList } from './embed.ts';
 import { parseCohereError } from './errors.ts';
 import { toCohereRerank, toRerankResponse } from './rerank.ts';
 import { toCohereChat } from './request.ts';
-import { toChatCompletion } from './response.ts';
-import { withoutVersion } from '../shared/api-version.ts';
-import { recordOf } from '../shared/json.ts';
+import { toChatCompletion, type ChatContext } from './response.ts';
 import { createCohereStreamDecoder } from './stream.ts';
 
-export interface CohereAdapterOptions {
-  /** seconds since the epoch for `created` (Cohere's answers carry no timestamp) */
-  now?: () => number;
+function origin(target: ProviderTarget): string {
+  return target.customHost ? withoutVersion(target.baseUrl) : target.baseUrl;
 }
 
-const PATHS: Partial<Record<RouteKind, string>> = { chat: '/v2/chat', embeddings: '/v2/embed', rerank: '/v2/rerank' };
-
-function bodyFor(call: InferenceCall): { body: unknown; warnings: string[] } {
-  switch (call.route) {
-    case 'chat':
-      return toCohereChat(call.body);
-    case 'embeddings':
-      return toCohereEmbed(call.body);
-    default:
-      return toCohereRerank(call.body);
-  }
-}
-
-export function createCohereAdapter(options: CohereAdapterOptions = {}): ProviderAdapter {
-  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
-  const chatContext = (call: InferenceCall, target: ProviderTarget) => ({
+export function createCohereAdapter(options: AdapterOptions = {}): ProviderAdapter {
+  const clock = options.clock ?? systemClock;
+  // Cohere's answers carry no timestamp
+  const chatContext = (call: InferenceCall, target: ProviderTarget): ChatContext => ({
     model: String(recordOf(call.body).model ?? ''),
     provider: target.provider,
-    created: now(),
+    created: unixSeconds(clock),
     strict: call.strictReferenceCompliance,
   });
 
-  return {
+  return defineAdapter({
     name: 'cohere',
     defaultBaseUrl: 'https://api.cohere.com',
-    capabilities: {
-      routes: new Set<RouteKind>(['chat', 'embeddings', 'rerank', 'passthrough']),
-      streaming: true,
-      tools: true,
-      images: true,
-      reasoning: true,
-      promptCaching: false,
-      framing: 'sse',
-    },
+    capabilities: { streaming: true, tools: true, images: true, reasoning: true, promptCaching: false, framing: 'sse' },
+    headers: (target) => authHeaders('bearer', target.apiKey),
+    passthroughRoot: origin,
     parseError: parseCohereError,
-
-    buildRequest(call: InferenceCall, target: ProviderTarget): UpstreamRequest {
-      const headers: Record<string, string> = target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {};
-      const origin = target.customHost ? withoutVersion(target.baseUrl) : target.baseUrl;
-      const path = PATHS[call.route];
-      if (!path) {
-        const query = call.query ? `?${call.query}` : '';
-        if (call.rawBody && call.rawBody.length > 0) headers['content-type'] = call.contentType ?? 'application/json';
-        return { method: call.method, url: `${origin}${call.path}${query}`, headers, body: call.rawBody, warnings: [] };
-      }
-      const { body, warnings } = bodyFor(call);
-      headers['content-type'] = 'application/json';
-      return { method: 'POST', url: `${origin}${path}`, headers, body: JSON.stringify(body), warnings };
+    routes: {
+      chat: {
+        request: (call, target) => ({ url: `${origin(target)}/v2/chat`, ...toCohereChat(call.body) }),
+        response: (json, call, target) => toChatCompletion(json, chatContext(call, target)),
+        stream(call, target) {
+          const body = recordOf(call.body);
+          if (body.stream !== true) return undefined;
+          return createCohereStreamDecoder({ ...chatContext(call, target), includeUsage: recordOf(body.stream_options).include_usage === true });
+        },
+      },
+      embeddings: {
+        request: (call, target) => ({ url: `${origin(target)}/v2/embed`, ...toCohereEmbed(call.body) }),
+        response: (json, call, target) => toEmbeddingList(json, call.body, target.provider),
+      },
+      rerank: {
+        request: (call, target) => ({ url: `${origin(target)}/v2/rerank`, ...toCohereRerank(call.body) }),
+        response: (json, call, target) => toRerankResponse(json, call.body, target.provider),
+      },
     },
-
-    responseTransform(route: RouteKind) {
-      switch (route) {
-        case 'chat':
-          return (json, call, target) => toChatCompletion(json, chatContext(call, target));
-        case 'embeddings':
-          return (json, call, target) => toEmbeddingList(json, call.body, target.provider);
-        case 'rerank':
-          return (json, call, target) => toRerankResponse(json, call.body, target.provider);
-        default:
-          return undefined;
-      }
-    },
-
-    streamDecoder(call: InferenceCall, target: ProviderTarget) {
-      const body = recordOf(call.body);
-      if (call.route !== 'chat' || body.stream !== true) return undefined;
-      return createCohereStreamDecoder({ ...chatContext(call, target), includeUsage: recordOf(body.stream_options).include_usage === true });
-    },
-  };
+  });
 }

@@ -2,7 +2,8 @@
  * OpenAI chat messages -> Cohere v2 chat messages (https://docs.cohere.com/reference/chat, `messages`).
  * Cohere has four roles: system, user, assistant (with `tool_calls` and `tool_plan`) and tool (with `tool_call_id`).
  */
-import { dropped, isRecord, isSet, stringOf, type JsonRecord } from '../shared/json.ts';
+import { isRecord, isSet, stringOf, type JsonRecord } from '../shared/json.ts';
+import { droppedParameter } from '../shared/warnings.ts';
 
 type CohereContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: JsonRecord } | { type: 'thinking'; thinking: string };
 
@@ -19,7 +20,7 @@ function textParts(content: unknown[], warn: (message: string) => void, where: s
   const parts: CohereContentPart[] = [];
   for (const part of content) {
     if (isRecord(part) && part.type === 'text' && typeof part.text === 'string') parts.push({ type: 'text', text: part.text });
-    else warn(dropped('cohere', `${where} content part of type "${String(isRecord(part) ? part.type : typeof part)}"`));
+    else warn(droppedParameter('cohere', `${where} content part of type "${String(isRecord(part) ? part.type : typeof part)}"`));
   }
   return parts;
 }
@@ -36,7 +37,7 @@ function userContent(content: unknown, warn: (message: string) => void): string 
       const detail = stringOf(part.image_url.detail);
       parts.push({ type: 'image_url', image_url: { url: part.image_url.url, ...(detail ? { detail } : {}) } });
     } else {
-      warn(dropped('cohere', `user content part of type "${String(isRecord(part) ? part.type : typeof part)}"`));
+      warn(droppedParameter('cohere', `user content part of type "${String(isRecord(part) ? part.type : typeof part)}"`));
     }
   }
   return parts;
@@ -50,7 +51,7 @@ function plainText(content: unknown): string {
 
 function assistantMessage(message: JsonRecord, warn: (message: string) => void): CohereMessage {
   const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls.filter(isRecord) : [];
-  if (isSet(message.function_call)) warn(dropped('cohere', 'assistant function_call (use tool_calls)'));
+  if (isSet(message.function_call)) warn(droppedParameter('cohere', 'assistant function_call (use tool_calls)'));
   if (toolCalls.length > 0) {
     // Cohere puts the text that precedes tool calls in `tool_plan`, not in `content`
     const plan = plainText(message.content);
@@ -84,7 +85,7 @@ export function toCohereMessages(messages: unknown, warn: (message: string) => v
     if (!isRecord(message)) continue;
     if (typeof message.name === 'string' && message.role !== 'function' && !namesDropped) {
       namesDropped = true;
-      warn(dropped('cohere', 'message name'));
+      warn(droppedParameter('cohere', 'message name'));
     }
     switch (message.role) {
       case 'system':
@@ -106,7 +107,7 @@ export function toCohereMessages(messages: unknown, warn: (message: string) => v
         break;
       default:
         // the deprecated `function` role has no call id Cohere could match
-        warn(dropped('cohere', `message with role "${String(message.role)}"`));
+        warn(droppedParameter('cohere', `message with role "${String(message.role)}"`));
     }
   }
   return out;

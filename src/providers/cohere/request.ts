@@ -4,7 +4,8 @@
  * (documents, citation_options, safety_mode, k, strict_tools, priority) pass through as the client sent them.
  */
 import { toCohereMessages } from './messages.ts';
-import { dropped, isRecord, isSet, numberOf, type JsonRecord } from '../shared/json.ts';
+import { isRecord, isSet, numberOf, type JsonRecord } from '../shared/json.ts';
+import { droppedParameter } from '../shared/warnings.ts';
 
 /** OpenAI fields mapped below; anything else not in COHERE_NATIVE is dropped with a warning. */
 const MAPPED = new Set([
@@ -30,7 +31,7 @@ function clamped(name: string, value: number, min: number, max: number, warn: (m
 function tools(request: JsonRecord, body: JsonRecord, warn: (message: string) => void): void {
   if (!Array.isArray(request.tools) || request.tools.length === 0) return;
   const functions = request.tools.filter((tool): tool is JsonRecord => isRecord(tool) && tool.type === 'function' && isRecord(tool.function));
-  if (functions.length < request.tools.length) warn(dropped('cohere', 'tools that are not functions'));
+  if (functions.length < request.tools.length) warn(droppedParameter('cohere', 'tools that are not functions'));
   body.tools = functions.map((tool) => {
     const fn = tool.function as JsonRecord;
     return {
@@ -46,13 +47,13 @@ function tools(request: JsonRecord, body: JsonRecord, warn: (message: string) =>
   // Cohere's strictness is one switch for all tools
   const strict = functions.filter((tool) => (tool.function as JsonRecord).strict === true).length;
   if (strict > 0 && strict === functions.length && !isSet(request.strict_tools)) body.strict_tools = true;
-  else if (strict > 0 && strict < functions.length) warn(dropped('cohere', 'per-tool strict (Cohere applies strict_tools to all tools)'));
+  else if (strict > 0 && strict < functions.length) warn(droppedParameter('cohere', 'per-tool strict (Cohere applies strict_tools to all tools)'));
 
   const choice = request.tool_choice;
   if (choice === 'required') body.tool_choice = 'REQUIRED';
   else if (choice === 'none') body.tool_choice = 'NONE';
-  else if (isRecord(choice)) warn(dropped('cohere', 'tool_choice naming a function', 'not supported (only auto, required, none)'));
-  if (request.parallel_tool_calls === false) warn(dropped('cohere', 'parallel_tool_calls: false'));
+  else if (isRecord(choice)) warn(droppedParameter('cohere', 'tool_choice naming a function', 'not supported (only auto, required, none)'));
+  if (request.parallel_tool_calls === false) warn(droppedParameter('cohere', 'parallel_tool_calls: false'));
 }
 
 function responseFormat(format: unknown, body: JsonRecord): void {
@@ -81,7 +82,7 @@ function sampling(request: JsonRecord, body: JsonRecord, warn: (message: string)
   if (typeof request.stop === 'string') body.stop_sequences = [request.stop];
   else if (Array.isArray(request.stop) && request.stop.length > 0) body.stop_sequences = request.stop;
   const n = numberOf(request.n);
-  if (n !== undefined && n > 1) warn(dropped('cohere', `n=${n}`, 'not supported (one choice only)'));
+  if (n !== undefined && n > 1) warn(droppedParameter('cohere', `n=${n}`, 'not supported (one choice only)'));
 }
 
 function thinking(value: unknown, body: JsonRecord): void {
@@ -105,7 +106,7 @@ export function toCohereChat(request: unknown): ChatBody {
     if (MAPPED.has(key)) continue;
     if (!isSet(value)) continue;
     if (COHERE_NATIVE.has(key)) body[key] = value;
-    else warn(dropped('cohere', key));
+    else warn(droppedParameter('cohere', key));
   }
   if (input.stream === true) body.stream = true;
   return { body, warnings };

@@ -4,22 +4,14 @@
  * https://ai.google.dev/api/generate-content
  * https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/inference
  */
-import { randomUUID } from 'node:crypto';
 import { badRequest } from '../../core/errors.ts';
 import type { ChatRequest } from '../../core/openai-types.ts';
 import type { InferenceCall, ProviderTarget, ResponseTransform, StreamDecoder } from '../contract.ts';
+import { unixSeconds, type Clock } from '../shared/clock.ts';
+import { isRecord } from '../shared/json.ts';
 import { toGeminiBody } from './request.ts';
-import { fromGeminiResponse, isRecord } from './response.ts';
+import { fromGeminiResponse } from './response.ts';
 import { createGeminiStreamDecoder } from './stream.ts';
-
-/** Time and ids come from outside so fixture tests are exact. */
-export interface Clock {
-  /** milliseconds since the epoch */
-  now(): number;
-  newId(): string;
-}
-
-export const systemClock: Clock = { now: () => Date.now(), newId: () => `chatcmpl-${randomUUID()}` };
 
 export function chatRequestOf(call: InferenceCall): ChatRequest {
   const body = call.body;
@@ -48,8 +40,8 @@ export function geminiChatTransform(clock: Clock): ResponseTransform {
       model: chatRequestOf(call).model,
       provider: target.provider,
       strictReferenceCompliance: call.strictReferenceCompliance,
-      now: Math.floor(clock.now() / 1000),
-      fallbackId: clock.newId(),
+      now: unixSeconds(clock),
+      fallbackId: `chatcmpl-${clock.newId()}`,
     });
 }
 
@@ -62,7 +54,7 @@ export function geminiStreamDecoder(call: InferenceCall, target: ProviderTarget,
     provider: target.provider,
     strictReferenceCompliance: call.strictReferenceCompliance,
     includeUsage: request.stream_options?.include_usage === true,
-    now: Math.floor(clock.now() / 1000),
-    fallbackId: clock.newId(),
+    now: unixSeconds(clock),
+    fallbackId: `chatcmpl-${clock.newId()}`,
   });
 }

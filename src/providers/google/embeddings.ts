@@ -8,7 +8,8 @@
  */
 import { invalidParam } from '../../core/errors.ts';
 import type { EmbeddingRequest, EmbeddingResponse } from '../../core/openai-types.ts';
-import { isRecord } from './response.ts';
+import { isRecord } from '../shared/json.ts';
+import { unhandledFields } from '../shared/warnings.ts';
 
 const HANDLED = new Set(['model', 'input', 'encoding_format', 'dimensions', 'strict_reference_compliance']);
 
@@ -20,11 +21,9 @@ export function textInputs(request: EmbeddingRequest): string[] {
   throw invalidParam('input', 'Google embedding models take text: send a string or an array of strings, not token ids.', 'unsupported_input');
 }
 
-/** Fields other than the ones read here are reported and not sent. */
-export function embeddingWarnings(request: EmbeddingRequest, handled: ReadonlySet<string> = HANDLED): string[] {
-  return Object.entries(request)
-    .filter(([key, value]) => !handled.has(key) && value !== undefined && value !== null)
-    .map(([key]) => `${key} is not supported for Google embeddings: ignored`);
+/** Fields other than the ones read here are reported and not sent (`provider`: Gemini API or Vertex AI). */
+export function embeddingWarnings(request: EmbeddingRequest, provider: string): string[] {
+  return unhandledFields(provider, request, HANDLED);
 }
 
 /** A bare model name -> `models/<name>`; a name that already has the prefix is kept. */

@@ -7,12 +7,12 @@
  */
 import { GatewayError, type ErrorType } from '../../core/errors.ts';
 import type { ErrorParser } from '../contract.ts';
+import { isRecord, type JsonRecord } from '../shared/json.ts';
 
-function errorObjectOf(body: unknown): Record<string, unknown> | undefined {
+function errorObjectOf(body: unknown): JsonRecord | undefined {
   const value = Array.isArray(body) ? body[0] : body;
-  if (typeof value !== 'object' || value === null) return undefined;
-  const inner = (value as Record<string, unknown>).error;
-  return typeof inner === 'object' && inner !== null && !Array.isArray(inner) ? (inner as Record<string, unknown>) : undefined;
+  const inner = isRecord(value) ? value.error : undefined;
+  return isRecord(inner) ? inner : undefined;
 }
 
 export const parseGoogleError: ErrorParser = (_status, body) => {

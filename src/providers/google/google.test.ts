@@ -4,11 +4,12 @@ import { describe, test } from 'node:test';
 import { GatewayError } from '../../core/errors.ts';
 import type { ChatCompletion, ChatCompletionChunk, ChatMessage, ToolCall } from '../../core/openai-types.ts';
 import type { InferenceCall, ProviderTarget, RouteKind } from '../contract.ts';
-import { createGoogleAdapter, type Clock, type EmbeddingList } from './index.ts';
+import type { Clock } from '../shared/clock.ts';
+import { createGoogleAdapter, type EmbeddingList } from './index.ts';
 import { toGeminiSchema } from './schema.ts';
 
-const clock: Clock = { now: () => 1_700_000_000_000, newId: () => 'chatcmpl-fixed' };
-const adapter = createGoogleAdapter(clock);
+const clock: Clock = { now: () => 1_700_000_000_000, newId: () => 'fixed' };
+const adapter = createGoogleAdapter({ clock });
 const target: ProviderTarget = { provider: 'google', baseUrl: 'https://generativelanguage.googleapis.com/v1beta', customHost: false, apiKey: 'AIza-test', cloud: {} };
 
 function fixture(name: string) {

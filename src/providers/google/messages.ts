@@ -6,6 +6,7 @@
  */
 import { invalidParam } from '../../core/errors.ts';
 import type { ChatMessage, ContentPart, ToolCall } from '../../core/openai-types.ts';
+import { isRecord } from '../shared/json.ts';
 
 export type GeminiPart = Record<string, unknown>;
 export interface GeminiContent {
@@ -24,10 +25,6 @@ const MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
   heif: 'image/heif', pdf: 'application/pdf', mp3: 'audio/mp3', wav: 'audio/wav', flac: 'audio/flac',
   mp4: 'video/mp4', mov: 'video/mov', txt: 'text/plain',
 };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Vertex AI requires a MIME type on fileData; a URL whose extension says nothing is taken for a JPEG image. */
 function mimeTypeOf(url: string, fallback: string): string {

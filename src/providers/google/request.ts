@@ -7,6 +7,7 @@
  * https://ai.google.dev/gemini-api/docs/openai#thinking (reasoning_effort -> thinking budget)
  */
 import type { ChatRequest, FunctionTool, ToolChoice } from '../../core/openai-types.ts';
+import { isSet } from '../shared/json.ts';
 import { toGeminiMessages } from './messages.ts';
 import { isEmptyObjectSchema, toGeminiSchema } from './schema.ts';
 
@@ -24,8 +25,6 @@ const HANDLED = new Set([
 
 /** Google's own mapping for its OpenAI-compatible endpoint. */
 const EFFORT_BUDGETS: Readonly<Record<string, number>> = { none: 0, minimal: 0, low: 1024, medium: 8192, high: 24576 };
-
-const isSet = (value: unknown): boolean => value !== undefined && value !== null;
 
 function toolsOf(tools: FunctionTool[], dropped: Set<string>): Record<string, unknown>[] {
   const declarations = tools.map((tool) => {

@@ -6,12 +6,7 @@
  * https://ai.google.dev/gemini-api/docs/thinking#summaries (parts with `thought: true`)
  */
 import type { ChatCompletion, ContentBlock, FinishReason, ToolCall, Usage } from '../../core/openai-types.ts';
-
-type Json = Record<string, unknown>;
-
-export function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord, type JsonRecord } from '../shared/json.ts';
 
 const FILTERED = new Set([
   'SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT',
@@ -53,7 +48,7 @@ export function usageOf(metadata: unknown): Usage | undefined {
 }
 
 /** A functionCall part -> an OpenAI tool call; Gemini's own id when it sends one, else `call_<index>`. */
-export function toolCallOf(part: Json, index: number): ToolCall | undefined {
+export function toolCallOf(part: JsonRecord, index: number): ToolCall | undefined {
   const call = part.functionCall;
   if (!isRecord(call) || typeof call.name !== 'string') return undefined;
   return {
@@ -64,7 +59,7 @@ export function toolCallOf(part: Json, index: number): ToolCall | undefined {
   };
 }
 
-export function partsOf(candidate: Json): Json[] {
+export function partsOf(candidate: JsonRecord): JsonRecord[] {
   const content = candidate.content;
   if (!isRecord(content) || !Array.isArray(content.parts)) return [];
   return content.parts.filter(isRecord);
@@ -83,7 +78,7 @@ export interface ConvertOptions {
 
 type Choice = ChatCompletion['choices'][number];
 
-function choiceOf(candidate: Json, position: number, options: ConvertOptions): Choice {
+function choiceOf(candidate: JsonRecord, position: number, options: ConvertOptions): Choice {
   const texts: string[] = [];
   const blocks: ContentBlock[] = [];
   const toolCalls: ToolCall[] = [];
@@ -115,7 +110,7 @@ function choiceOf(candidate: Json, position: number, options: ConvertOptions): C
 }
 
 /** A prompt Gemini blocked has no candidates, only promptFeedback.blockReason: one filtered, empty choice. */
-function blockedChoice(json: Json): Choice | undefined {
+function blockedChoice(json: JsonRecord): Choice | undefined {
   const feedback = json.promptFeedback;
   if (!isRecord(feedback) || typeof feedback.blockReason !== 'string') return undefined;
   return {
@@ -127,7 +122,7 @@ function blockedChoice(json: Json): Choice | undefined {
   };
 }
 
-export function createdOf(json: Json, now: number): number {
+export function createdOf(json: JsonRecord, now: number): number {
   const parsed = typeof json.createTime === 'string' ? Date.parse(json.createTime) : Number.NaN;
   return Number.isNaN(parsed) ? now : Math.floor(parsed / 1000);
 }

@@ -14,8 +14,7 @@
  * - dropped (reported once per request as a warning): everything else, e.g. `additionalProperties`, `$schema`,
  *   `$id`, `$defs`, `definitions`, `allOf`, `not`, `patternProperties`, `examples`, `exclusiveMinimum`, `strict`.
  */
-
-type Json = Record<string, unknown>;
+import { isRecord, type JsonRecord } from '../shared/json.ts';
 
 const KEPT = new Set([
   'type', 'format', 'title', 'description', 'nullable', 'enum', 'items', 'properties', 'required', 'anyOf',
@@ -27,17 +26,13 @@ const REWRITTEN = new Set(['const', 'oneOf', '$ref', '$defs', 'definitions']);
 const STRING_FORMATS = new Set(['enum', 'date-time']);
 const MAX_REF_DEPTH = 8;
 
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 interface Walk {
-  root: Json;
+  root: JsonRecord;
   dropped: Set<string>;
   depth: number;
 }
 
-function resolveRef(ref: string, walk: Walk): Json | undefined {
+function resolveRef(ref: string, walk: Walk): JsonRecord | undefined {
   const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
   if (!match) return undefined;
   const defs = walk.root[match[1]!];
@@ -45,7 +40,7 @@ function resolveRef(ref: string, walk: Walk): Json | undefined {
   return isRecord(defs) && isRecord(defs[name]) ? defs[name] : undefined;
 }
 
-function convert(schema: unknown, walk: Walk): Json {
+function convert(schema: unknown, walk: Walk): JsonRecord {
   if (!isRecord(schema)) return {};
   if (typeof schema.$ref === 'string') {
     const target = walk.depth < MAX_REF_DEPTH ? resolveRef(schema.$ref, walk) : undefined;
@@ -56,7 +51,7 @@ function convert(schema: unknown, walk: Walk): Json {
     const { $ref: _ref, ...siblings } = schema;
     return convert({ ...target, ...siblings }, { ...walk, depth: walk.depth + 1 });
   }
-  const out: Json = {};
+  const out: JsonRecord = {};
   for (const key of Object.keys(schema)) {
     if (KEPT.has(key)) continue;
     if (!REWRITTEN.has(key)) walk.dropped.add(key);
@@ -85,7 +80,7 @@ function convert(schema: unknown, walk: Walk): Json {
     else walk.dropped.add(`format: ${schema.format}`);
   }
   if (isRecord(schema.properties)) {
-    const properties: Json = {};
+    const properties: JsonRecord = {};
     for (const [name, value] of Object.entries(schema.properties)) properties[name] = convert(value, walk);
     out.properties = properties;
   }
@@ -104,7 +99,7 @@ function convert(schema: unknown, walk: Walk): Json {
 }
 
 export interface GeminiSchema {
-  schema: Json;
+  schema: JsonRecord;
   /** keywords removed because Gemini does not accept them */
   dropped: string[];
 }
@@ -116,6 +111,6 @@ export function toGeminiSchema(schema: unknown): GeminiSchema {
 }
 
 /** Gemini rejects an OBJECT without properties as function parameters: such a function takes no arguments. */
-export function isEmptyObjectSchema(schema: Json): boolean {
+export function isEmptyObjectSchema(schema: JsonRecord): boolean {
   return (schema.type === 'object' || schema.type === undefined) && (!isRecord(schema.properties) || Object.keys(schema.properties).length === 0) && schema.anyOf === undefined;
 }

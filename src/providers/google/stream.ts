@@ -10,7 +10,8 @@ import type { ChatCompletionChunk, ToolCallDelta, Usage } from '../../core/opena
 import { badGateway } from '../../core/errors.ts';
 import type { StreamDecoder, StreamEvent } from '../contract.ts';
 import { streamErrorOf } from './errors.ts';
-import { createdOf, finishReasonOf, isRecord, partsOf, toolCallOf, usageOf } from './response.ts';
+import { isRecord } from '../shared/json.ts';
+import { createdOf, finishReasonOf, partsOf, toolCallOf, usageOf } from './response.ts';
 
 export interface GeminiStreamOptions {
   model: string;

@@ -12,8 +12,8 @@ import type {
   RouteKind,
   UpstreamRequest,
 } from '../contract.ts';
-
-export type AuthStyle = 'bearer' | 'api-key' | 'x-api-key';
+import { authHeaders, type AuthStyle } from '../shared/auth-headers.ts';
+import { isRecord } from '../shared/json.ts';
 
 export interface OpenAiCompatibleVendor {
   name: string;
@@ -72,13 +72,12 @@ export function upstreamPath(call: InferenceCall): string {
 function requestBody(call: InferenceCall, vendor: OpenAiCompatibleVendor, warnings: string[]): Buffer | string | undefined {
   if (!call.rawBody || call.rawBody.length === 0) return undefined;
   const body = call.body;
-  if (call.route === 'passthrough' || typeof body !== 'object' || body === null || Array.isArray(body)) return call.rawBody;
-  const record = body as Record<string, unknown>;
+  if (call.route === 'passthrough' || !isRecord(body)) return call.rawBody;
   const deviation = vendor.deviations?.[call.route];
-  const dropped = (deviation?.unsupported ?? []).filter((name) => record[name] !== undefined);
-  const renamed = Object.keys(deviation?.renamed ?? {}).filter((name) => record[name] !== undefined);
-  if (!('strict_reference_compliance' in record) && dropped.length === 0 && renamed.length === 0) return call.rawBody;
-  const rebuilt: Record<string, unknown> = { ...record };
+  const dropped = (deviation?.unsupported ?? []).filter((name) => body[name] !== undefined);
+  const renamed = Object.keys(deviation?.renamed ?? {}).filter((name) => body[name] !== undefined);
+  if (!('strict_reference_compliance' in body) && dropped.length === 0 && renamed.length === 0) return call.rawBody;
+  const rebuilt: Record<string, unknown> = { ...body };
   delete rebuilt.strict_reference_compliance;
   for (const name of dropped) {
     delete rebuilt[name];
@@ -89,18 +88,6 @@ function requestBody(call: InferenceCall, vendor: OpenAiCompatibleVendor, warnin
     delete rebuilt[name];
   }
   return JSON.stringify(rebuilt);
-}
-
-export function authHeaders(style: AuthStyle, apiKey: string | undefined): Record<string, string> {
-  if (!apiKey) return {};
-  switch (style) {
-    case 'bearer':
-      return { authorization: `Bearer ${apiKey}` };
-    case 'api-key':
-      return { 'api-key': apiKey };
-    case 'x-api-key':
-      return { 'x-api-key': apiKey };
-  }
 }
 
 export function createOpenAiCompatibleAdapter(vendor: OpenAiCompatibleVendor): ProviderAdapter {

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { InferenceCall, ProviderTarget, RouteKind } from '../contract.ts';
 import { createProviderRegistry } from '../registry.ts';
-import { authHeaders } from './base.ts';
+import { authHeaders } from '../shared/auth-headers.ts';
 import { normaliseRerank } from './rerank.ts';
 
 const registry = createProviderRegistry();

@@ -3,9 +3,10 @@
  * Together https://docs.together.ai/reference/rerank-1, vLLM /rerank) -> the gateway's rerank result:
  * { model, usage, results: [{ index, relevance_score, document?: { text } | string }] }
  */
-import { byRelevance } from '../shared/rerank.ts';
 import type { RerankResponse } from '../../core/openai-types.ts';
 import type { InferenceCall, ProviderTarget } from '../contract.ts';
+import { isRecord, recordOf } from '../shared/json.ts';
+import { answerModel, byRelevance, rerankList } from '../shared/rerank.ts';
 
 interface UpstreamRerankResult {
   index: number;
@@ -13,16 +14,11 @@ interface UpstreamRerankResult {
   document?: { text?: string } | string;
 }
 
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export function normaliseRerank(json: unknown, call: InferenceCall, target: ProviderTarget): RerankResponse {
   if (!isRecord(json) || !Array.isArray(json.results)) {
     throw new Error('rerank answer has no results array');
   }
-  const requested = isRecord(call.body) ? call.body : {};
+  const requested = recordOf(call.body);
   const results = (json.results as UpstreamRerankResult[]).map((result) => {
     const text = typeof result.document === 'string' ? result.document : result.document?.text;
     return {
@@ -31,14 +27,6 @@ export function normaliseRerank(json: unknown, call: InferenceCall, target: Prov
       ...(requested.return_documents === true && typeof text === 'string' ? { document: { text } } : {}),
     };
   });
-  byRelevance(results);
   const usage = isRecord(json.usage) && typeof json.usage.total_tokens === 'number' ? { total_tokens: json.usage.total_tokens } : undefined;
-  return {
-    object: 'list',
-    ...(typeof json.id === 'string' ? { id: json.id } : {}),
-    model: typeof json.model === 'string' ? json.model : String(requested.model ?? ''),
-    provider: target.provider,
-    results,
-    ...(usage ? { usage } : {}),
-  };
+  return rerankList({ id: json.id, model: answerModel(json, requested), provider: target.provider, results: byRelevance(results), usage });
 }

@@ -3,7 +3,9 @@
  * authenticates with an `Api-Key` header and versions its API by header: every call pins `X-Pinecone-Api-Version`
  * (unpinned calls get the oldest supported version, which changes under the caller). Any other path passes through.
  */
-import type { InferenceCall, ProviderAdapter, ProviderTarget, RouteKind, UpstreamRequest } from '../contract.ts';
+import type { ProviderAdapter } from '../contract.ts';
+import { authHeaders } from '../shared/auth-headers.ts';
+import { defineAdapter } from '../shared/define-adapter.ts';
 import { parsePineconeError } from './errors.ts';
 import { toPineconeRerank } from './request.ts';
 import { toRerankResponse } from './response.ts';
@@ -15,38 +17,17 @@ import { toRerankResponse } from './response.ts';
 export const PINECONE_API_VERSION = '2026-04';
 
 export function createPineconeAdapter(): ProviderAdapter {
-  return {
+  return defineAdapter({
     name: 'pinecone',
     defaultBaseUrl: 'https://api.pinecone.io',
-    capabilities: {
-      routes: new Set<RouteKind>(['rerank', 'passthrough']),
-      streaming: false,
-      tools: false,
-      images: false,
-      reasoning: false,
-      promptCaching: false,
-      framing: 'sse',
-    },
+    capabilities: { streaming: false, tools: false, images: false, reasoning: false, promptCaching: false, framing: 'sse' },
+    headers: (target) => ({ 'x-pinecone-api-version': PINECONE_API_VERSION, ...authHeaders('api-key', target.apiKey) }),
     parseError: parsePineconeError,
-
-    buildRequest(call: InferenceCall, target: ProviderTarget): UpstreamRequest {
-      const headers: Record<string, string> = {
-        'x-pinecone-api-version': PINECONE_API_VERSION,
-        ...(target.apiKey ? { 'api-key': target.apiKey } : {}),
-      };
-      if (call.route === 'rerank') {
-        const { body, warnings } = toPineconeRerank(call.body);
-        headers['content-type'] = 'application/json';
-        return { method: 'POST', url: `${target.baseUrl}/rerank`, headers, body: JSON.stringify(body), warnings };
-      }
-      const query = call.query ? `?${call.query}` : '';
-      if (call.rawBody && call.rawBody.length > 0) headers['content-type'] = call.contentType ?? 'application/json';
-      return { method: call.method, url: `${target.baseUrl}${call.path}${query}`, headers, body: call.rawBody, warnings: [] };
+    routes: {
+      rerank: {
+        request: (call, target) => ({ url: `${target.baseUrl}/rerank`, ...toPineconeRerank(call.body) }),
+        response: (json, call, target) => toRerankResponse(json, call.body, target.provider),
+      },
     },
-
-    responseTransform(route: RouteKind) {
-      if (route === 'rerank') return (json, call, target) => toRerankResponse(json, call.body, target.provider);
-      return undefined;
-    },
-  };
+  });
 }

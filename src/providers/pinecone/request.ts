@@ -3,7 +3,9 @@
  * Documents are objects ({ text } for a plain string; the client's objects keep every field, so `rank_fields`
  * can name them). `truncation` becomes the model parameter `truncate` (END or NONE).
  */
-import { dropped, isRecord, isSet, numberOf, recordOf, type JsonRecord } from '../shared/json.ts';
+import { isRecord, isSet, numberOf, recordOf, type JsonRecord } from '../shared/json.ts';
+import { requestDocuments } from '../shared/rerank.ts';
+import { unhandledFields } from '../shared/warnings.ts';
 
 const MAPPED = new Set([
   'model', 'query', 'documents', 'top_n', 'return_documents', 'rank_fields', 'parameters', 'truncation', 'strict_reference_compliance',
@@ -11,7 +13,7 @@ const MAPPED = new Set([
 
 export function toPineconeRerank(request: unknown): { body: JsonRecord; warnings: string[] } {
   const input = recordOf(request);
-  const documents = Array.isArray(input.documents) ? input.documents : [];
+  const documents = requestDocuments(input);
   const body: JsonRecord = {
     model: input.model,
     query: input.query,
@@ -25,9 +27,5 @@ export function toPineconeRerank(request: unknown): { body: JsonRecord; warnings
   const parameters: JsonRecord = isRecord(input.parameters) ? { ...input.parameters } : {};
   if (typeof input.truncation === 'boolean' && !isSet(parameters.truncate)) parameters.truncate = input.truncation ? 'END' : 'NONE';
   if (Object.keys(parameters).length > 0) body.parameters = parameters;
-  const warnings: string[] = [];
-  for (const [key, value] of Object.entries(input)) {
-    if (!MAPPED.has(key) && isSet(value)) warnings.push(dropped('pinecone', key));
-  }
-  return { body, warnings };
+  return { body, warnings: unhandledFields('pinecone', input, MAPPED) };
 }

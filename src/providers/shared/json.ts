@@ -23,7 +23,3 @@ export function isSet(value: unknown): boolean {
   return value !== undefined && value !== null;
 }
 
-/** A warning for the x-gateway-warnings header: client-chosen field names are cut to printable ASCII, as headers need. */
-export function dropped(provider: string, field: string, reason = 'not supported'): string {
-  return `${provider}: ${field.replace(/[^\x20-\x7e]/g, '?').slice(0, 100)} ${reason}; dropped`;
-}

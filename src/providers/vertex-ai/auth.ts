@@ -15,6 +15,7 @@ import { SignJWT, importPKCS8 } from 'jose';
 import { Agent, request } from 'undici';
 import { GatewayError, badGateway, invalidParam, isGatewayError } from '../../core/errors.ts';
 import type { PrepareContext } from '../contract.ts';
+import { recordOf } from '../shared/json.ts';
 import { CUSTOM_HOST_BLOCKED_CODE, checkCustomHost, guardedLookup, parseAllowlist } from '../../upstream/ssrf-guard.ts';
 
 export const SERVICE_ACCOUNT_HEADER = 'x-gateway-vertex-service-account-json';
@@ -47,7 +48,7 @@ export function parseServiceAccount(value: string): ServiceAccountKey {
   } catch {
     throw invalidKey(`${SERVICE_ACCOUNT_HEADER} must be a service account key file, as JSON or base64 of the JSON.`);
   }
-  const key = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
+  const key = recordOf(json);
   if (typeof key.client_email !== 'string' || typeof key.private_key !== 'string') {
     throw invalidKey('The service account key needs client_email and private_key.');
   }

@@ -7,7 +7,9 @@
 import type { ChatRequest } from '../../core/openai-types.ts';
 import type { ErrorParser, InferenceCall, ProviderTarget, StreamDecoder } from '../contract.ts';
 import { createAnthropicStreamDecoder, fromAnthropicMessage, parseAnthropicError, toAnthropicMessagesBody } from '../anthropic/index.ts';
-import { parseGoogleError, type Clock } from '../google/index.ts';
+import { parseGoogleError } from '../google/index.ts';
+import { unixSeconds, type Clock } from '../shared/clock.ts';
+import { isRecord } from '../shared/json.ts';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
@@ -24,7 +26,7 @@ export function claudeAnswer(json: unknown, call: InferenceCall, target: Provide
   return fromAnthropicMessage(json, {
     strictReferenceCompliance: call.strictReferenceCompliance,
     provider: target.provider,
-    created: Math.floor(clock.now() / 1000),
+    created: unixSeconds(clock),
   });
 }
 
@@ -33,12 +35,12 @@ export function claudeStreamDecoder(chat: ChatRequest, call: InferenceCall, targ
     strictReferenceCompliance: call.strictReferenceCompliance,
     includeUsage: chat.stream_options?.include_usage === true,
     provider: target.provider,
-    created: Math.floor(clock.now() / 1000),
+    created: unixSeconds(clock),
   });
 }
 
 /** Vertex answers in Google's error shape, except errors Claude itself raises (`{ type: 'error', error }`). */
 export const parseVertexError: ErrorParser = (status, body) => {
-  const anthropic = typeof body === 'object' && body !== null && (body as Record<string, unknown>).type === 'error';
+  const anthropic = isRecord(body) && body.type === 'error';
   return anthropic ? parseAnthropicError(status, body) : parseGoogleError(status, body);
 };

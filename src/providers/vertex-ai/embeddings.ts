@@ -6,7 +6,8 @@
  * sum of the token counts, left out when any prediction lacks one.
  */
 import type { EmbeddingRequest } from '../../core/openai-types.ts';
-import { encodeEmbedding, isRecord, textInputs, type EmbeddingList } from '../google/index.ts';
+import { encodeEmbedding, textInputs, type EmbeddingList } from '../google/index.ts';
+import { isRecord } from '../shared/json.ts';
 
 export function toPredictBody(request: EmbeddingRequest): Record<string, unknown> {
   return {

@@ -8,23 +8,22 @@
  */
 import { invalidParam } from '../../core/errors.ts';
 import type { EmbeddingRequest, RerankRequest } from '../../core/openai-types.ts';
-import type { InferenceCall, PrepareContext, ProviderAdapter, ProviderTarget, RouteKind, UpstreamRequest } from '../contract.ts';
-import { chatRequestOf, embeddingWarnings, geminiChatCall, geminiChatTransform, geminiStreamDecoder, systemClock, type Clock } from '../google/index.ts';
+import type { PrepareContext, ProviderAdapter, ProviderTarget } from '../contract.ts';
+import { chatRequestOf, embeddingWarnings, geminiChatCall, geminiChatTransform, geminiStreamDecoder } from '../google/index.ts';
+import { systemClock, type AdapterOptions } from '../shared/clock.ts';
+import { defineAdapter } from '../shared/define-adapter.ts';
 import { SERVICE_ACCOUNT_HEADER, createTokenSource, parseServiceAccount } from './auth.ts';
 import { claudeAnswer, claudeRequest, claudeStreamDecoder, parseVertexError } from './claude.ts';
 import { fromPredictAnswer, toPredictBody } from './embeddings.ts';
 import { checkedModel, isClaude, locationBase, rankingEndpoint, vertexBaseUrl } from './endpoints.ts';
 import { fromRankAnswer, toRankBody } from './rerank.ts';
 
-function post(url: string, body: unknown, warnings: string[]): UpstreamRequest {
-  return { method: 'POST', url, headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body), warnings };
-}
-
 function publisherModel(target: ProviderTarget, model: string, method: string, publisher = 'google'): string {
   return `${locationBase(target)}/publishers/${publisher}/models/${model}:${method}`;
 }
 
-export function createVertexAdapter(clock: Clock = systemClock): ProviderAdapter {
+export function createVertexAdapter(options: AdapterOptions = {}): ProviderAdapter {
+  const clock = options.clock ?? systemClock;
   const tokens = createTokenSource({ now: () => clock.now() });
   const gemini = geminiChatTransform(clock);
 
@@ -39,65 +38,53 @@ export function createVertexAdapter(clock: Clock = systemClock): ProviderAdapter
     );
   }
 
-  return {
+  return defineAdapter({
     name: 'vertex-ai',
-    capabilities: {
-      routes: new Set<RouteKind>(['chat', 'embeddings', 'rerank', 'passthrough']),
-      streaming: true,
-      tools: true,
-      images: true,
-      reasoning: true,
-      promptCaching: false,
-      framing: 'sse',
-    },
+    capabilities: { streaming: true, tools: true, images: true, reasoning: true, promptCaching: false, framing: 'sse' },
     defaultBaseUrl: undefined,
     baseUrlFor: vertexBaseUrl,
-    buildRequest(call: InferenceCall, target: ProviderTarget): UpstreamRequest {
-      switch (call.route) {
-        case 'chat': {
+    // the access token is fetched (or taken from the client) in prepare()
+    headers: () => ({}),
+    passthroughRoot: locationBase,
+    routes: {
+      chat: {
+        request(call, target) {
           const request = chatRequestOf(call);
           if (isClaude(request.model)) {
             const claude = claudeRequest(request, call);
-            return post(publisherModel(target, checkedModel(request.model), claude.method, 'anthropic'), claude.body, claude.warnings);
+            return { url: publisherModel(target, checkedModel(request.model), claude.method, 'anthropic'), body: claude.body, warnings: claude.warnings };
           }
           const chat = geminiChatCall(call);
           const method = chat.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
-          return post(publisherModel(target, checkedModel(chat.model), method), chat.body, chat.warnings);
-        }
-        case 'embeddings': {
+          return { url: publisherModel(target, checkedModel(chat.model), method), body: chat.body, warnings: chat.warnings };
+        },
+        response: (json, call, target) => (isClaude(chatRequestOf(call).model) ? claudeAnswer(json, call, target, clock) : gemini(json, call, target)),
+        stream(call, target) {
+          const request = chatRequestOf(call);
+          if (!isClaude(request.model)) return geminiStreamDecoder(call, target, clock);
+          return request.stream === true ? claudeStreamDecoder(request, call, target, clock) : undefined;
+        },
+      },
+      embeddings: {
+        request(call, target) {
           const request = call.body as EmbeddingRequest;
-          return post(publisherModel(target, checkedModel(request.model), 'predict'), toPredictBody(request), embeddingWarnings(request));
-        }
-        case 'rerank': {
+          return { url: publisherModel(target, checkedModel(request.model), 'predict'), body: toPredictBody(request), warnings: embeddingWarnings(request, target.provider) };
+        },
+        response: (json, call, target) => fromPredictAnswer(json, call.body as EmbeddingRequest, target.provider),
+      },
+      rerank: {
+        request(call, target) {
           const request = call.body as RerankRequest;
           const endpoint = rankingEndpoint(target, request.model);
-          const { body, warnings } = toRankBody(request, endpoint.model);
-          return post(endpoint.url, body, warnings);
-        }
-        default: {
-          const headers: Record<string, string> = {};
-          if (call.rawBody && call.rawBody.length > 0) headers['content-type'] = call.contentType ?? 'application/json';
-          const query = call.query ? `?${call.query}` : '';
-          return { method: call.method, url: `${locationBase(target)}${call.path}${query}`, headers, body: call.rawBody, warnings: [] };
-        }
-      }
-    },
-    responseTransform(route: RouteKind) {
-      if (route === 'chat') return (json, call, target) => (isClaude(chatRequestOf(call).model) ? claudeAnswer(json, call, target, clock) : gemini(json, call, target));
-      if (route === 'embeddings') return (json, call, target) => fromPredictAnswer(json, call.body as EmbeddingRequest, target.provider);
-      if (route === 'rerank') return (json, call, target) => fromRankAnswer(json, call.body as RerankRequest, target.provider);
-      return undefined;
-    },
-    streamDecoder(call, target) {
-      if (call.route !== 'chat') return undefined;
-      const request = chatRequestOf(call);
-      if (!isClaude(request.model)) return geminiStreamDecoder(call, target, clock);
-      return request.stream === true ? claudeStreamDecoder(request, call, target, clock) : undefined;
+          return { url: endpoint.url, ...toRankBody(request, endpoint.model) };
+        },
+        response: (json, call, target) => fromRankAnswer(json, call.body as RerankRequest, target.provider),
+      },
     },
     async prepare(request, target, context) {
       const token = await accessToken(target, context);
       return { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } };
     },
     parseError: parseVertexError,
-  };
+  });
 }

@@ -5,10 +5,11 @@
  * Each document becomes a record whose id is its position, so the answer maps back to the original index.
  * The answer is sorted by score already; it is sorted again so the order never depends on that.
  */
-import { byRelevance } from '../shared/rerank.ts';
 import { invalidParam } from '../../core/errors.ts';
 import type { RerankRequest, RerankResponse } from '../../core/openai-types.ts';
-import { isRecord } from '../google/index.ts';
+import { isRecord } from '../shared/json.ts';
+import { byRelevance, rerankList } from '../shared/rerank.ts';
+import { unhandledFields } from '../shared/warnings.ts';
 
 const HANDLED = new Set(['model', 'query', 'documents', 'top_n', 'return_documents', 'strict_reference_compliance']);
 
@@ -27,10 +28,7 @@ export function toRankBody(request: RerankRequest, model: string | undefined): {
     ignoreRecordDetailsInResponse: request.return_documents !== true,
   };
   if (request.top_n !== undefined) body.topN = request.top_n;
-  const warnings = Object.entries(request)
-    .filter(([key, value]) => !HANDLED.has(key) && value !== undefined && value !== null)
-    .map(([key]) => `${key} is not supported by the Vertex AI ranking API: ignored`);
-  return { body, warnings };
+  return { body, warnings: unhandledFields('vertex-ai', request, HANDLED) };
 }
 
 export function fromRankAnswer(json: unknown, request: RerankRequest, provider: string): RerankResponse {
@@ -47,6 +45,5 @@ export function fromRankAnswer(json: unknown, request: RerankRequest, provider: 
       ...(request.return_documents === true && text !== undefined ? { document: { text } } : {}),
     };
   });
-  byRelevance(results);
-  return { object: 'list', model: request.model, provider, results };
+  return rerankList({ model: request.model, provider, results: byRelevance(results) });
 }

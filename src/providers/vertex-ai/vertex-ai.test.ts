@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { GatewayError } from '../../core/errors.ts';
 import type { InferenceCall, ProviderTarget, RouteKind } from '../contract.ts';
-import type { Clock } from '../google/index.ts';
+import type { Clock } from '../shared/clock.ts';
 import { createVertexAdapter } from './index.ts';
 
-const clock: Clock = { now: () => 1_700_000_000_000, newId: () => 'chatcmpl-fixed' };
-const adapter = createVertexAdapter(clock);
+const clock: Clock = { now: () => 1_700_000_000_000, newId: () => 'fixed' };
+const adapter = createVertexAdapter({ clock });
 const cloud = { 'vertex-project-id': 'my-project', 'vertex-region': 'us-central1' };
 const target: ProviderTarget = { provider: 'vertex-ai', baseUrl: adapter.baseUrlFor!(cloud), customHost: false, apiKey: 'ya29.token', cloud };
 const custom: ProviderTarget = { ...target, baseUrl: 'http://127.0.0.1:9/v1', customHost: true };

@@ -4,9 +4,10 @@
  * Voyage's own embedding fields (input_type, truncation, output_dtype) pass through as the client sent them;
  * other settings Voyage cannot honour are dropped with a warning.
  */
-import { documentText } from '../shared/rerank.ts';
 import { invalidParam } from '../../core/errors.ts';
-import { dropped, isRecord, isSet, numberOf, recordOf, type JsonRecord } from '../shared/json.ts';
+import { isSet, numberOf, recordOf, type JsonRecord } from '../shared/json.ts';
+import { plainTextDocuments } from '../shared/rerank.ts';
+import { droppedParameter, unhandledFields } from '../shared/warnings.ts';
 
 export interface VoyageBody {
   body: JsonRecord;
@@ -31,7 +32,7 @@ export function toVoyageEmbeddings(request: unknown): VoyageBody {
   for (const [key, value] of Object.entries(input)) {
     if (EMBED_MAPPED.has(key)) continue;
     if (EMBED_NATIVE.has(key)) body[key] = value;
-    else if (isSet(value)) warnings.push(dropped('voyage', key));
+    else if (isSet(value)) warnings.push(droppedParameter('voyage', key));
   }
   return { body, warnings };
 }
@@ -40,18 +41,11 @@ const RERANK_MAPPED = new Set(['model', 'query', 'documents', 'top_n', 'return_d
 
 export function toVoyageRerank(request: unknown): VoyageBody {
   const input = recordOf(request);
-  const documents = Array.isArray(input.documents) ? input.documents : [];
-  const warnings: string[] = [];
-  if (documents.some((document) => isRecord(document) && Object.keys(document).some((key) => key !== 'text'))) {
-    warnings.push(dropped('voyage', 'document fields other than text', 'not supported (Voyage ranks plain text)'));
-  }
-  const body: JsonRecord = { query: input.query, documents: documents.map(documentText), model: input.model };
+  const { documents, warnings } = plainTextDocuments(input, 'voyage', 'Voyage');
+  const body: JsonRecord = { query: input.query, documents, model: input.model };
   const topN = numberOf(input.top_n);
   if (topN !== undefined) body.top_k = topN;
   if (typeof input.return_documents === 'boolean') body.return_documents = input.return_documents;
   if (typeof input.truncation === 'boolean') body.truncation = input.truncation;
-  for (const [key, value] of Object.entries(input)) {
-    if (!RERANK_MAPPED.has(key) && isSet(value)) warnings.push(dropped('voyage', key));
-  }
-  return { body, warnings };
+  return { body, warnings: [...warnings, ...unhandledFields('voyage', input, RERANK_MAPPED)] };
 }

@@ -6,8 +6,8 @@
  * model, usage: { total_tokens } }, already sorted by Voyage; sorted again so the order never depends on it.
  */
 import type { EmbeddingResponse, RerankResponse } from '../../core/openai-types.ts';
-import { byRelevance, documentText } from '../shared/rerank.ts';
 import { isRecord, numberOf, recordOf } from '../shared/json.ts';
+import { answerModel, documentText, rerankList, rerankResults } from '../shared/rerank.ts';
 
 export function toEmbeddingList(json: unknown, request: unknown, provider: string): EmbeddingResponse | Omit<EmbeddingResponse, 'usage'> {
   if (!isRecord(json) || !Array.isArray(json.data)) throw new Error('embeddings answer has no data array');
@@ -27,23 +27,12 @@ export function toEmbeddingList(json: unknown, request: unknown, provider: strin
 }
 
 export function toRerankResponse(json: unknown, request: unknown, provider: string): RerankResponse {
-  if (!isRecord(json) || !Array.isArray(json.data)) throw new Error('rerank answer has no data array');
   const input = recordOf(request);
-  const documents = Array.isArray(input.documents) ? input.documents : [];
-  const results = json.data.filter(isRecord).map((result) => {
-    const index = numberOf(result.index);
-    const score = numberOf(result.relevance_score);
-    if (index === undefined || score === undefined) throw new Error('rerank result without index or relevance_score');
-    const text = typeof result.document === 'string' ? result.document : documentText(documents[index]);
-    return { index, relevance_score: score, ...(input.return_documents === true ? { document: { text } } : {}) };
+  const { answer, results } = rerankResults(json, input, {
+    list: 'data',
+    score: 'relevance_score',
+    document: (result, sent) => ({ text: typeof result.document === 'string' ? result.document : documentText(sent) }),
   });
-  byRelevance(results);
-  const tokens = numberOf(recordOf(json.usage).total_tokens);
-  return {
-    object: 'list',
-    model: typeof json.model === 'string' ? json.model : String(input.model ?? ''),
-    provider,
-    results,
-    ...(tokens !== undefined ? { usage: { total_tokens: tokens } } : {}),
-  };
+  const tokens = numberOf(recordOf(answer.usage).total_tokens);
+  return rerankList({ model: answerModel(answer, input), provider, results, usage: tokens !== undefined ? { total_tokens: tokens } : undefined });
 }
