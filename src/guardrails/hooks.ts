@@ -6,7 +6,7 @@
  * `hook_results` in the answer). PII checks with `redact` rewrite the checked text before it goes upstream.
  */
 import { GatewayError, invalidParam, notImplemented } from '../core/errors.ts';
-import type { Guardrail } from '../routing/target-settings.ts';
+import type { Guardrail } from './types.ts';
 import type { CheckRegistry } from './registry.ts';
 import { runChecks } from './run.ts';
 import type { CheckConfig, CheckContext, Verdict } from './types.ts';

@@ -83,3 +83,6 @@ export interface CheckConfig {
   name?: string;
   is_enabled?: boolean;
 }
+
+/** A config's guardrail entry: a saved guardrail's id or slug, or an inline hook. */
+export type Guardrail = string | Readonly<Record<string, unknown>>;

@@ -3,7 +3,7 @@
  * into the upstream path, and query parameters that must come once.
  */
 import { invalidParam } from '../core/errors.ts';
-import { segmentProblem } from '../core/path-rules.ts';
+import { segmentProblem } from '../pipeline/path-rules.ts';
 
 /** A path parameter (already decoded by the router) that becomes one segment of the upstream path. */
 export function checkPathSegment(params: unknown, name: string): void {

@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import type { UpstreamAttempt } from '../core/call-upstream.ts';
+import type { UpstreamAttempt } from '../pipeline/call-upstream.ts';
 import { GatewayError, badGateway, requestTimeout } from '../core/errors.ts';
 import type { StreamDecoder, StreamFraming } from '../providers/contract.ts';
 import { createFramer } from '../upstream/framing/index.ts';

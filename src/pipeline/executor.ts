@@ -11,10 +11,10 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AbortLink } from '../core/abort-link.ts';
-import type { UpstreamCallOptions } from '../core/call-upstream.ts';
+import type { UpstreamCallOptions } from './call-upstream.ts';
 import type { GatewayHeaders, Principal } from '../core/context.ts';
 import { notImplemented } from '../core/errors.ts';
-import { resolveTarget, type TargetDeps } from '../core/resolve-target.ts';
+import { resolveTarget, type TargetDeps } from './resolve-target.ts';
 import { guardrailDenied, GUARDRAIL_DENIED_STATUS } from '../guardrails/hooks.ts';
 import type { RequestRecord } from '../logging/request-record.ts';
 import type { InferenceCall } from '../providers/contract.ts';

@@ -9,7 +9,7 @@
  * - `json`: a 2xx answer of a built-in route, read whole and converted; `unchanged` keeps the provider's bytes.
  * - `provider-error`: a non-2xx answer of a built-in route, its message kept in the OpenAI error shape.
  */
-import { readAnswerText, type UpstreamAttempt } from '../core/call-upstream.ts';
+import { readAnswerText, type UpstreamAttempt } from './call-upstream.ts';
 import { badGateway, type ErrorBody } from '../core/errors.ts';
 import { UNCHANGED, type ErrorParser, type InferenceCall, type ProviderAdapter, type ProviderTarget, type StreamDecoder, type StreamFraming } from '../providers/contract.ts';
 import { identityDecoder } from './stream-decoders.ts';

@@ -7,9 +7,9 @@
 import type { GatewayHeaders, Principal } from '../core/context.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import { plan, type Plan } from '../routing/planner.ts';
-import { configForRequest, type SavedConfigs } from '../routing/saved-configs.ts';
+import { configForRequest, type SavedConfigs } from '../domain/configs/saved-configs.ts';
 import { NO_SETTINGS } from '../routing/target-settings.ts';
-import type { WorkspaceDefaultsLookup, WorkspaceRequestDefaults } from '../routing/workspace-defaults.ts';
+import type { WorkspaceDefaultsLookup, WorkspaceRequestDefaults } from '../domain/workspaces/request-defaults.ts';
 
 export interface RequestPlan {
   plan: Plan;

@@ -2,7 +2,12 @@
  * The provider adapter contract. Everything provider-specific lives behind it, in that provider's folder;
  * the core only asks an adapter, by route, how to reach its upstream and how to read the answer.
  */
+import type { StreamFraming } from '../upstream/framing/index.ts';
+import type { UpstreamRequest } from '../upstream/client.ts';
 import type { Allowlist, LookupAll } from '../upstream/ssrf-guard.ts';
+
+// what an adapter produces is what the upstream client sends: the types belong to upstream/, adapters name them here
+export type { StreamFraming, UpstreamRequest };
 
 /** The inference routes the gateway knows. `passthrough` is any other /v1 path (and /v1/proxy/...). */
 export type RouteKind =
@@ -17,7 +22,6 @@ export type RouteKind =
   | 'responses.input_items'
   | 'passthrough';
 
-export type StreamFraming = 'sse' | 'aws-event-stream' | 'ndjson';
 
 export interface Capabilities {
   /** the routes the adapter serves; routing and validation read these, nothing tests a provider's name */
@@ -66,14 +70,6 @@ export interface InferenceCall {
   params: Readonly<Record<string, string>>;
 }
 
-export interface UpstreamRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: Buffer | string | undefined;
-  /** settings the provider cannot honour, reported to the client in x-gateway-warnings */
-  warnings: string[];
-}
 
 /**
  * How a route's answer is read: undefined means the provider already speaks the OpenAI format: stream it back untouched.

@@ -9,7 +9,7 @@
  * inline guardrails.
  */
 import { Type, type Static, type TProperties, type TSchema } from '@sinclair/typebox';
-import { StringEnum } from '../http/schemas/common.ts';
+import { StringEnum } from '../core/schemas/common.ts';
 import type { CloudSettings } from '../providers/contract.ts';
 
 const CLOSED = { additionalProperties: false } as const;

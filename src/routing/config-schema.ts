@@ -11,7 +11,7 @@
  */
 import { Ajv } from 'ajv';
 import { invalidParam } from '../core/errors.ts';
-import { formatFirstError } from '../http/schemas/format-error.ts';
+import { formatFirstError } from '../core/schemas/format-error.ts';
 import type { CloudSettings } from '../providers/contract.ts';
 import { registeredCloudSettings } from '../providers/registry.ts';
 import { createConfigGrammar, type CacheConfig, type CloudFields, type CloudValues, type Config, type ConfigInput } from './config-grammar.ts';

@@ -8,9 +8,10 @@
  *   provider is never sent to a child's other provider. A child that names neither may replace single credentials
  *   (another api_key, another region) of the parent's provider.
  */
+import type { Guardrail } from '../guardrails/types.ts';
 import type { CacheConfig, Config } from './config-schema.ts';
 
-export type Guardrail = string | Readonly<Record<string, unknown>>;
+export type { Guardrail };
 
 export interface PlannedRetry {
   attempts: number;

@@ -7,7 +7,7 @@
  * declares it secret (src/providers/<vendor>/cloud-settings.ts), whatever its name. `override_params` and
  * condition queries are request content, not credentials, and are left as written.
  */
-import { isSensitiveName, MASK } from '../domain/audit/mask.ts';
+import { isSensitiveName, MASK } from './mask.ts';
 import type { CloudSettings } from '../providers/contract.ts';
 import { registeredCloudSettings } from '../providers/registry.ts';
 import { isSealed, type SecretCipher } from './cipher.ts';

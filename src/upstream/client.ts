@@ -6,8 +6,17 @@
  */
 import type { EventEmitter } from 'node:events';
 import { Agent, type Dispatcher } from 'undici';
-import type { UpstreamRequest } from '../providers/contract.ts';
 import { guardedLookup, type Allowlist } from './ssrf-guard.ts';
+
+/** One request to a provider, as an adapter built it. */
+export interface UpstreamRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer | string | undefined;
+  /** settings the provider cannot honour, reported to the client in x-gateway-warnings */
+  warnings: string[];
+}
 
 export interface UpstreamClient {
   /** `signal` may be an EventEmitter that emits 'abort' (undici reads its `aborted` and `reason`) */

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { GatewayError } from '../../src/core/errors.ts';
-import { createSavedConfigs } from '../../src/routing/saved-configs.ts';
+import { createSavedConfigs } from '../../src/domain/configs/saved-configs.ts';
 import { createSecretCipher } from '../../src/secrets/cipher.ts';
 import { configVersions } from '../../src/storage/schema.ts';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/openai-upstream.ts';

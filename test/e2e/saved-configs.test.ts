@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { eq } from 'drizzle-orm';
 import OpenAI from 'openai';
-import { announceConfigChange } from '../../src/routing/saved-configs.ts';
+import { announceConfigChange } from '../../src/domain/configs/saved-configs.ts';
 import { configs } from '../../src/storage/schema.ts';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/openai-upstream.ts';
 import { adminClient } from '../helpers/admin-client.ts';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
-import type { UpstreamAttempt } from '../../src/core/call-upstream.ts';
+import type { UpstreamAttempt } from '../../src/pipeline/call-upstream.ts';
 import { GatewayError } from '../../src/core/errors.ts';
 import { readAnswer, type ReadContext } from '../../src/pipeline/read-answer.ts';
 import type { InferenceCall, ProviderAdapter, RouteKind } from '../../src/providers/contract.ts';

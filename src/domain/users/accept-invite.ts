@@ -13,7 +13,7 @@ import { inviteStatus, lockInviteByToken, updateInvite } from '../../storage/rep
 import { findUserByEmail, insertUser } from '../../storage/repositories/users.ts';
 import { findWorkspace } from '../../storage/repositories/workspaces.ts';
 import { workspaceMembers } from '../../storage/schema.ts';
-import { maskSecrets } from '../audit/mask.ts';
+import { maskSecrets } from '../../secrets/mask.ts';
 import type { AcceptInviteInput } from './inputs.ts';
 
 /** What the audit record keeps of the HTTP call; the transport supplies it. */

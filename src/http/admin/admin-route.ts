@@ -8,7 +8,7 @@ import type { AuthInvalidation } from '../../auth/invalidation.ts';
 import { requireScope } from '../../auth/authorize.ts';
 import type { Principal } from '../../core/context.ts';
 import { GatewayError, invalidParam, unauthorized } from '../../core/errors.ts';
-import { maskHeaders, maskSecrets } from '../../domain/audit/mask.ts';
+import { maskHeaders, maskSecrets } from '../../secrets/mask.ts';
 import type { CheckRegistry } from '../../guardrails/registry.ts';
 import type { KvStore } from '../../kv/store.ts';
 import type { ParseConfigOptions } from '../../routing/config-schema.ts';

@@ -11,10 +11,10 @@ import { CreateConfigSchema, UpdateConfigSchema } from '../admin/configs/schemas
 import { CreateGuardrailSchema, UpdateGuardrailSchema } from '../admin/guardrails/schemas.ts';
 import { AcceptInviteSchema, CreateInviteSchema, UpdateUserSchema } from '../admin/users/schemas.ts';
 import { AddMembersSchema, CreateWorkspaceSchema, UpdateMemberSchema, UpdateWorkspaceSchema } from '../admin/workspaces/schemas.ts';
-import { ChatCompletionRequestSchema } from '../schemas/chat-completions.ts';
-import { CompletionRequestSchema } from '../schemas/completions.ts';
-import { EmbeddingRequestSchema } from '../schemas/embeddings.ts';
-import { RerankRequestSchema } from '../schemas/rerank.ts';
+import { ChatCompletionRequestSchema } from '../../core/schemas/chat-completions.ts';
+import { CompletionRequestSchema } from '../../core/schemas/completions.ts';
+import { EmbeddingRequestSchema } from '../../core/schemas/embeddings.ts';
+import { RerankRequestSchema } from '../../core/schemas/rerank.ts';
 import * as admin from './admin-response-schemas.ts';
 import { EmptyObjectSchema, ErrorResponseSchema, HealthSchema, ReadinessSchema, listOf } from './common-schemas.ts';
 import { UpdateOrganisationSchema } from '../admin/organisation/schemas.ts';

@@ -4,9 +4,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { integratedModels, listCatalogModels, parseModelsQuery } from '../../catalog/catalog.ts';
-import { hasProviderSignal } from '../../core/resolve-target.ts';
+import { hasProviderSignal } from '../../pipeline/resolve-target.ts';
 import type { Principal } from '../../core/context.ts';
-import { configForRequest } from '../../routing/saved-configs.ts';
+import { configForRequest } from '../../domain/configs/saved-configs.ts';
 import { forward, gatewayHeadersOf, type ForwardDeps } from '../forward.ts';
 import { refuseRepeatedQuery } from '../input-rules.ts';
 

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, invalidParam } from '../../core/errors.ts';
-import { clientPathProblem, describeProblem } from '../../core/path-rules.ts';
+import { clientPathProblem, describeProblem } from '../../pipeline/path-rules.ts';
 import { forward, type ForwardDeps } from '../forward.ts';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -3,7 +3,7 @@
  * (validate.ts) parses and range-checks them. The schema documents the raw shape (e.g. for a route schema).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { OPEN, StringEnum } from './common.ts';
+import { OPEN, StringEnum } from '../../core/schemas/common.ts';
 
 export const INPUT_ITEMS_DEFAULT_LIMIT = 20;
 export const INPUT_ITEMS_MAX_LIMIT = 100;

@@ -9,10 +9,10 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import { invalidParam } from '../../core/errors.ts';
 import { refuseRepeatedQuery } from '../input-rules.ts';
-import { ChatCompletionRequestSchema, type ChatCompletionRequest } from './chat-completions.ts';
-import { CompletionRequestSchema, type CompletionRequest } from './completions.ts';
-import { EmbeddingRequestSchema, type EmbeddingRequest } from './embeddings.ts';
-import { formatFirstError } from './format-error.ts';
+import { ChatCompletionRequestSchema, type ChatCompletionRequest } from '../../core/schemas/chat-completions.ts';
+import { CompletionRequestSchema, type CompletionRequest } from '../../core/schemas/completions.ts';
+import { EmbeddingRequestSchema, type EmbeddingRequest } from '../../core/schemas/embeddings.ts';
+import { formatFirstError } from '../../core/schemas/format-error.ts';
 import {
   INPUT_ITEMS_DEFAULT_LIMIT,
   INPUT_ITEMS_MAX_LIMIT,
@@ -20,7 +20,7 @@ import {
   INPUT_ITEMS_PARAMETERS,
   type InputItemsQuery,
 } from './input-items-query.ts';
-import { RerankRequestSchema, type RerankRequest } from './rerank.ts';
+import { RerankRequestSchema, type RerankRequest } from '../../core/schemas/rerank.ts';
 
 const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: false, removeAdditional: false, strict: false });
 

@@ -23,10 +23,10 @@ import {
   type SavedGuardrailLookup,
 } from '../../guardrails/hooks.ts';
 import type { CheckRegistry } from '../../guardrails/registry.ts';
-import type { SavedGuardrails } from '../../guardrails/saved.ts';
+import type { SavedGuardrails } from '../../domain/guardrails/saved-guardrails.ts';
 import type { InferenceCall } from '../../providers/contract.ts';
 import type { Guardrail } from '../../routing/target-settings.ts';
-import type { WorkspaceRequestDefaults } from '../../routing/workspace-defaults.ts';
+import type { WorkspaceRequestDefaults } from '../../domain/workspaces/request-defaults.ts';
 
 export type GuardrailStatus = 200 | typeof GUARDRAIL_FAILED_STATUS | typeof GUARDRAIL_DENIED_STATUS;
 

@@ -8,9 +8,9 @@
 import { createHash } from 'node:crypto';
 import type { AbortLink } from '../../core/abort-link.ts';
 import type { Embedding } from '../../cache/semantic-pipeline.ts';
-import { callUpstream } from '../../core/call-upstream.ts';
+import { callUpstream } from '../call-upstream.ts';
 import type { GatewayHeaders } from '../../core/context.ts';
-import { resolveTarget, type TargetDeps } from '../../core/resolve-target.ts';
+import { resolveTarget, type TargetDeps } from '../resolve-target.ts';
 import type { InferenceCall } from '../../providers/contract.ts';
 import { readAnswer } from '../read-answer.ts';
 import type { PlannedEmbedding } from '../../routing/target-settings.ts';

@@ -4,7 +4,7 @@
  * retried once it has been handed on: it is returned unread.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callUpstream, type UpstreamCallOptions } from '../../core/call-upstream.ts';
+import { callUpstream, type UpstreamCallOptions } from '../call-upstream.ts';
 import { GatewayError } from '../../core/errors.ts';
 import type { GuardrailHook } from '../../guardrails/hooks.ts';
 import type { CheckRegistry } from '../../guardrails/registry.ts';

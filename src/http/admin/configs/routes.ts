@@ -11,7 +11,7 @@ import { listConfigsFor, listVersionsOf, readConfig } from '../../../domain/conf
 import { configDetailsView, configSummaryView, configVersionView } from '../../../domain/configs/views.ts';
 import { createProviderRegistry } from '../../../providers/registry.ts';
 import type { ParseConfigOptions } from '../../../routing/config-schema.ts';
-import { announceConfigChange } from '../../../routing/saved-configs.ts';
+import { announceConfigChange } from '../../../domain/configs/saved-configs.ts';
 import { adminRoute, type AdminDeps } from '../admin-route.ts';
 import { listBody, optionalString, pageParams } from '../params.ts';
 import { validateCreateConfig, validateUpdateConfig } from './schemas.ts';

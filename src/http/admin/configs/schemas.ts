@@ -5,7 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { invalidParam } from '../../../core/errors.ts';
-import { StringEnum } from '../../schemas/common.ts';
+import { StringEnum } from '../../../core/schemas/common.ts';
 import type { CreateConfigInput, UpdateConfigInput } from '../../../domain/configs/inputs.ts';
 import { makeValidator } from '../../schemas/validate.ts';
 import type { BodyValidator } from '../body-validator.ts';

@@ -1,5 +1,5 @@
 /** The Guardrails group (api-surface §3.14): POST|GET /guardrails, GET|PUT|DELETE /guardrails/{guardrailId} (id or slug). */
-import { announceGuardrailChange } from '../../../guardrails/saved.ts';
+import { announceGuardrailChange } from '../../../domain/guardrails/saved-guardrails.ts';
 import type { FastifyInstance } from 'fastify';
 import { guardrailParam, visibleGuardrail } from '../../../domain/guardrails/access.ts';
 import { createGuardrail } from '../../../domain/guardrails/create-guardrail.ts';

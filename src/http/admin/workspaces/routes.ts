@@ -11,7 +11,7 @@ import { adminRoute, type AdminDeps } from '../admin-route.ts';
 import { listBody, optionalString, pageParams } from '../params.ts';
 import { registerWorkspaceMemberRoutes } from './members-routes.ts';
 import { validateCreateWorkspace, validateUpdateWorkspace, WORKSPACE_STATUSES } from './schemas.ts';
-import { announceWorkspaceChange } from '../../../routing/workspace-defaults.ts';
+import { announceWorkspaceChange } from '../../../domain/workspaces/request-defaults.ts';
 
 const RESOURCE = 'workspace';
 

@@ -5,9 +5,9 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { AbortLink } from './abort-link.ts';
-import type { GatewayHeaders } from './context.ts';
-import { GatewayError, badGateway, invalidParam, requestTimeout } from './errors.ts';
+import { AbortLink } from '../core/abort-link.ts';
+import type { GatewayHeaders } from '../core/context.ts';
+import { GatewayError, badGateway, invalidParam, requestTimeout } from '../core/errors.ts';
 import type { InferenceCall, ProviderAdapter, ProviderTarget, UpstreamRequest } from '../providers/contract.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import { refuseDotSegments } from './path-rules.ts';

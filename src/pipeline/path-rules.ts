@@ -9,7 +9,7 @@
  * (`inference-profile/...`) are encoded into one segment; with every decoding free of dot segments it cannot climb.
  */
 import type { InferenceCall } from '../providers/contract.ts';
-import { invalidParam } from './errors.ts';
+import { invalidParam } from '../core/errors.ts';
 
 /** How many rounds of percent-decoding are checked: `%25252e` is three levels deep; nothing real goes further. */
 const DECODING_ROUNDS = 4;

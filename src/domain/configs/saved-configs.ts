@@ -3,16 +3,16 @@
  * a parsed Config once, then held in process, never read from the database per request. A create, update or
  * delete drops every node's copies at once (src/kv/invalidated-cache.ts), so the next request sees the new version.
  */
-import type { SecretCipher } from '../secrets/cipher.ts';
-import { openConfigSecrets } from '../secrets/config-secrets.ts';
-import { loadConfig, loadDefaultConfig } from '../domain/configs/load-config.ts';
-import { announceInvalidation, createInvalidatedCache } from '../kv/invalidated-cache.ts';
-import type { KvStore } from '../kv/store.ts';
-import type { Db } from '../storage/database.ts';
-import type { CurrentConfig } from '../storage/repositories/configs.ts';
-import type { Principal } from '../core/context.ts';
-import { badRequest, forbidden, GatewayError, invalidParam } from '../core/errors.ts';
-import { parseConfig, type Config, type ParseConfigOptions, type ParsedConfig } from './config-schema.ts';
+import type { SecretCipher } from '../../secrets/cipher.ts';
+import { openConfigSecrets } from '../../secrets/config-secrets.ts';
+import { loadConfig, loadDefaultConfig } from './load-config.ts';
+import { announceInvalidation, createInvalidatedCache } from '../../kv/invalidated-cache.ts';
+import type { KvStore } from '../../kv/store.ts';
+import type { Db } from '../../storage/database.ts';
+import type { CurrentConfig } from '../../storage/repositories/configs.ts';
+import type { Principal } from '../../core/context.ts';
+import { badRequest, forbidden, GatewayError, invalidParam } from '../../core/errors.ts';
+import { parseConfig, type Config, type ParseConfigOptions, type ParsedConfig } from '../../routing/config-schema.ts';
 
 const CHANGED = 'configs.changed';
 const HEADER = 'x-gateway-config';

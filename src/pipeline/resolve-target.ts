@@ -4,8 +4,8 @@
  * until their issues land (see docs/decisions.md).
  */
 import { LRUCache } from 'lru-cache';
-import type { GatewayHeaders } from './context.ts';
-import { badRequest, invalidParam, notImplemented } from './errors.ts';
+import type { GatewayHeaders } from '../core/context.ts';
+import { badRequest, invalidParam, notImplemented } from '../core/errors.ts';
 import type { ProviderAdapter, ProviderTarget, RouteKind } from '../providers/contract.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import { checkCustomHost, type Allowlist, type LookupAll } from '../upstream/ssrf-guard.ts';

@@ -2,11 +2,11 @@
  * Saved guardrails for the hot path: looked up by id or slug once, then held in process, never read from the
  * database per request. An update or delete drops every node's copies at once (src/kv/invalidated-cache.ts).
  */
-import { loadGuardrail } from '../domain/guardrails/load-guardrail.ts';
-import { announceInvalidation, createInvalidatedCache } from '../kv/invalidated-cache.ts';
-import type { KvStore } from '../kv/store.ts';
-import type { Db } from '../storage/database.ts';
-import type { GuardrailHook } from './hooks.ts';
+import { loadGuardrail } from './load-guardrail.ts';
+import { announceInvalidation, createInvalidatedCache } from '../../kv/invalidated-cache.ts';
+import type { KvStore } from '../../kv/store.ts';
+import type { Db } from '../../storage/database.ts';
+import type { GuardrailHook } from '../../guardrails/hooks.ts';
 
 const CHANGED = 'guardrails.changed';
 

@@ -3,10 +3,10 @@
  * request of the workspace runs, with or without a config. Held in process and dropped on every node when a
  * workspace changes (src/kv/invalidated-cache.ts), so a request never reads the workspace row itself.
  */
-import { announceInvalidation, createInvalidatedCache } from '../kv/invalidated-cache.ts';
-import type { KvStore } from '../kv/store.ts';
-import type { Db } from '../storage/database.ts';
-import { findWorkspace } from '../storage/repositories/workspaces.ts';
+import { announceInvalidation, createInvalidatedCache } from '../../kv/invalidated-cache.ts';
+import type { KvStore } from '../../kv/store.ts';
+import type { Db } from '../../storage/database.ts';
+import { findWorkspace } from '../../storage/repositories/workspaces.ts';
 
 const CHANGED = 'workspaces.changed';
 
