@@ -3,6 +3,11 @@
  * translate convert from and to these. Only the fields the gateway reads or writes are typed; everything else
  * passes through as unknown extra fields.
  */
+import type { Static } from '@sinclair/typebox';
+import type { ChatCompletionRequestSchema } from './schemas/chat-completions.ts';
+import type { CompletionRequestSchema } from './schemas/completions.ts';
+import type { EmbeddingRequestSchema } from './schemas/embeddings.ts';
+import type { RerankRequestSchema } from './schemas/rerank.ts';
 
 export interface TextPart {
   type: 'text';
@@ -78,6 +83,17 @@ export interface ChatRequest {
   [extra: string]: unknown;
 }
 
+/** One definition: the type the validating schema gives (core/schemas/completions.ts). */
+export type CompletionRequest = Static<typeof CompletionRequestSchema> & { [extra: string]: unknown };
+
+/**
+ * The schema checks what the gateway reads of a chat request (model, messages and their roles, the typed
+ * options); ChatRequest describes the messages' parts in more detail for the adapters that translate them. The
+ * line below keeps the two one: a canonical request the schema would refuse fails to compile.
+ */
+type AcceptedBySchema<T extends Static<typeof ChatCompletionRequestSchema>> = T;
+export type CheckedChatRequest = AcceptedBySchema<ChatRequest>;
+
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'function_call';
 
 export interface Usage {
@@ -141,14 +157,8 @@ export interface ChatCompletionChunk {
   usage?: Usage | null;
 }
 
-export interface EmbeddingRequest {
-  model: string;
-  input: string | string[] | number[] | number[][];
-  encoding_format?: 'float' | 'base64';
-  dimensions?: number;
-  user?: string;
-  [extra: string]: unknown;
-}
+/** One definition: the type the validating schema gives (core/schemas/embeddings.ts). */
+export type EmbeddingRequest = Static<typeof EmbeddingRequestSchema> & { [extra: string]: unknown };
 
 export interface EmbeddingResponse {
   object: 'list';
@@ -158,20 +168,12 @@ export interface EmbeddingResponse {
   provider?: string;
 }
 
-export interface RerankRequest {
-  model: string;
-  query: string;
+/** One definition: the type the validating schema gives (core/schemas/rerank.ts). */
+export type RerankRequest = Omit<Static<typeof RerankRequestSchema>, 'documents'> & {
+  /** an object document keeps its other fields (title, metadata) for the providers that read them */
   documents: Array<string | { text: string; [key: string]: unknown }>;
-  top_n?: number;
-  return_documents?: boolean;
-  max_tokens_per_doc?: number;
-  max_chunks_per_doc?: number;
-  priority?: number;
-  rank_fields?: string[];
-  truncation?: boolean;
-  parameters?: Record<string, unknown>;
   [extra: string]: unknown;
-}
+};
 
 export interface RerankResponse {
   object: 'list';

@@ -7,7 +7,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AbortLink } from '../core/abort-link.ts';
 import type { GatewayHeaders } from '../core/context.ts';
-import type { InferenceCall, RouteKind } from '../providers/contract.ts';
+import type { InferenceCall, RoutedBody } from '../core/inference-call.ts';
 import type { Outcome } from '../pipeline/outcome.ts';
 import { runPipeline, type PipelineDeps } from '../pipeline/executor.ts';
 import { parseGatewayHeaders, type HeaderParsing } from './parse-gateway-headers.ts';
@@ -34,16 +34,15 @@ function strictCompliance(request: FastifyRequest): boolean {
   return request.gateway?.strictReferenceCompliance ?? true;
 }
 
-function inferenceCall(request: FastifyRequest, route: RouteKind, path = ''): InferenceCall {
+function inferenceCall(request: FastifyRequest, routed: RoutedBody, path = ''): InferenceCall {
   const url = request.raw.url ?? '';
   const queryStart = url.indexOf('?');
   const contentType = request.headers['content-type'];
   return {
-    route,
+    ...routed,
     method: request.method,
     path,
     query: queryStart >= 0 ? url.slice(queryStart + 1) : '',
-    body: request.body,
     strictReferenceCompliance: strictCompliance(request),
     rawBody: request.rawBody,
     contentType,
@@ -68,7 +67,7 @@ function answerHeaders(headers: GatewayHeaders, outcome: Outcome): Record<string
   return answer;
 }
 
-export async function forward(request: FastifyRequest, reply: FastifyReply, route: RouteKind, deps: ForwardDeps, path = ''): Promise<void> {
+export async function forward(request: FastifyRequest, reply: FastifyReply, routed: RoutedBody, deps: ForwardDeps, path = ''): Promise<void> {
   const headers = gatewayHeadersOf(request, reply, deps);
   const clientGone = new AbortLink();
   reply.raw.once('close', () => {
@@ -81,6 +80,6 @@ export async function forward(request: FastifyRequest, reply: FastifyReply, rout
     record: request.logRecord,
     onStoreError: (error: unknown) => request.log.warn({ err: error }, 'cache store failed'),
   };
-  const outcome = await runPipeline(inferenceCall(request, route, path), headers, io, deps);
+  const outcome = await runPipeline(inferenceCall(request, routed, path), headers, io, deps);
   await renderAnswer(reply, outcome, answerHeaders(headers, outcome), request.logRecord);
 }

@@ -17,7 +17,7 @@ import { notImplemented } from '../core/errors.ts';
 import { resolveTarget, type TargetDeps } from './resolve-target.ts';
 import { guardrailDenied, GUARDRAIL_DENIED_STATUS } from '../guardrails/hooks.ts';
 import type { RequestRecord } from '../logging/request-record.ts';
-import type { InferenceCall } from '../providers/contract.ts';
+import { withBody, type InferenceCall } from '../core/inference-call.ts';
 import { nextAttempt, type Attempt } from '../routing/planner.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import type { Outcome } from './outcome.ts';
@@ -70,8 +70,7 @@ function callFor(base: InferenceCall, attempt: Attempt): InferenceCall {
   if (Object.keys(overrides).length === 0 || typeof base.body !== 'object' || base.body === null) {
     return strict === base.strictReferenceCompliance ? base : { ...base, strictReferenceCompliance: strict };
   }
-  const body = { ...(base.body as Record<string, unknown>), ...overrides };
-  return { ...base, body, rawBody: Buffer.from(JSON.stringify(body)), contentType: 'application/json', strictReferenceCompliance: strict };
+  return { ...withBody(base, { ...(base.body as Record<string, unknown>), ...overrides }), strictReferenceCompliance: strict };
 }
 
 export async function runPipeline(base: InferenceCall, headers: GatewayHeaders, io: PipelineIo, deps: PipelineDeps): Promise<Outcome> {

@@ -9,28 +9,16 @@ import type { Allowlist, LookupAll } from '../upstream/ssrf-guard.ts';
 // what an adapter produces is what the upstream client sends: the types belong to upstream/, adapters name them here
 export type { StreamFraming, UpstreamRequest };
 
-/** The inference routes the gateway knows. `passthrough` is any other /v1 path (and /v1/proxy/...). */
-export type RouteKind =
-  | 'chat'
-  | 'completions'
-  | 'embeddings'
-  | 'rerank'
-  | 'models'
-  | 'responses.create'
-  | 'responses.get'
-  | 'responses.delete'
-  | 'responses.input_items'
-  | 'passthrough';
-
+// the canonical call is the core's: adapters read it, the pipeline builds it
+export type { InferenceCall, RouteKind } from '../core/inference-call.ts';
+import type { InferenceCall, RouteKind } from '../core/inference-call.ts';
 
 export interface Capabilities {
   /** the routes the adapter serves; routing and validation read these, nothing tests a provider's name */
   routes: ReadonlySet<RouteKind>;
+  /** documented per provider in docs/providers.md (capabilities-table.ts) */
   streaming: boolean;
   tools: boolean;
-  images: boolean;
-  reasoning: boolean;
-  promptCaching: boolean;
   framing: StreamFraming;
 }
 
@@ -46,30 +34,6 @@ export interface ProviderTarget {
   /** x-gateway-<cloud>-* settings, keyed by the header suffix (e.g. `azure-resource-name`) */
   cloud: Readonly<Record<string, string>>;
 }
-
-/** The parts of the client call an adapter may read. */
-export interface InferenceCall {
-  route: RouteKind;
-  method: string;
-  /** for passthrough: the path after /v1 (or after /v1/proxy), starting with a slash, without the query */
-  path: string;
-  /** the raw query string without `?`, forwarded as given */
-  query: string;
-  /** the parsed JSON body, when the body is JSON */
-  body: unknown;
-  /**
-   * false when the client opted out of strict OpenAI compliance (header x-gateway-strict-reference-compliance:
-   * false, or body field strict_reference_compliance: false): adapters may then pass provider extras such as
-   * `thinking` and return `content_blocks`.
-   */
-  strictReferenceCompliance: boolean;
-  /** the body bytes exactly as the client sent them */
-  rawBody: Buffer | undefined;
-  contentType: string | undefined;
-  /** path parameters of built-in routes (e.g. response_id) */
-  params: Readonly<Record<string, string>>;
-}
-
 
 /**
  * How a route's answer is read: undefined means the provider already speaks the OpenAI format: stream it back untouched.

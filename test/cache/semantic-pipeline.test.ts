@@ -64,7 +64,8 @@ const settings = (extra: Partial<PlannedCache> = {}): PlannedCache => ({ mode: '
 
 function chat(content: unknown, route: RouteKind = 'chat'): InferenceCall {
   const body = { model: 'echo', messages: [{ role: 'user', content }] };
-  return { route, method: 'POST', path: '', query: '', body, strictReferenceCompliance: true, rawBody: Buffer.from(JSON.stringify(body)), contentType: 'application/json', params: {} };
+  // a test builds calls of any route from a chat body: the route/body pairing is what it exercises
+  return { route, method: 'POST', path: '', query: '', body, strictReferenceCompliance: true, rawBody: Buffer.from(JSON.stringify(body)), contentType: 'application/json', params: {} } as InferenceCall;
 }
 
 const embedDeps = () => ({ registry: createProviderRegistry(), allowlist, upstream: client });
@@ -107,8 +108,8 @@ describe('lookupCache', () => {
     const before = embeddingCalls().length;
     const image = await step(chat([{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }]));
     assert.equal(image?.status, 'MISS');
-    assert.equal(await step({ ...chat('x'), route: 'rerank' }), undefined, 'a route the cache does not keep');
-    const embeddingsRoute = await step({ ...chat('x'), route: 'embeddings', body: { model: 'm', input: 'x' } });
+    assert.equal(await step(chat('x', 'rerank')), undefined, 'a route the cache does not keep');
+    const embeddingsRoute = await step({ ...chat('x', 'embeddings'), body: { model: 'm', input: 'x' } } as InferenceCall);
     assert.equal(embeddingsRoute?.status, 'MISS', 'embeddings are cached by exact match only');
     const simple = await step(chat('Where is the Eiffel tower'), { settings: settings({ mode: 'simple' }) });
     assert.deepEqual(simple?.warnings, []);

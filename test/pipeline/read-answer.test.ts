@@ -25,7 +25,7 @@ function attempt(status: number, body: string, contentType = 'application/json')
 
 function context(provider: string, route: RouteKind, body: unknown = { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, collectsStream = false): ReadContext {
   const adapter = registry.get(provider) as ProviderAdapter;
-  const call: InferenceCall = { route, method: 'POST', path: route === 'passthrough' ? '/files' : '', query: '', body, strictReferenceCompliance: true, rawBody: undefined, contentType: 'application/json', params: {} };
+  const call = { route, method: 'POST', path: route === 'passthrough' ? '/files' : '', query: '', body, strictReferenceCompliance: true, rawBody: undefined, contentType: 'application/json', params: {} } as InferenceCall;
   return { adapter, target: { provider, baseUrl: 'http://upstream.test/v1', customHost: true, apiKey: 'k', cloud: {} }, call, timeoutMs: undefined, collectsStream };
 }
 

@@ -1,5 +1,5 @@
 /** POST /chat/completions request body. Unknown fields are allowed and forwarded untouched. */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import {
   ChoiceCount,
   LogitBias,
@@ -20,7 +20,6 @@ import {
 export const CHAT_ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
 
 export const ChatMessageSchema = Type.Object({ role: StringEnum(CHAT_ROLES) }, OPEN);
-export type ChatMessage = Static<typeof ChatMessageSchema>;
 
 export const ChatToolSchema = Type.Object(
   {
@@ -37,7 +36,6 @@ export const ChatToolSchema = Type.Object(
   },
   OPEN,
 );
-export type ChatTool = Static<typeof ChatToolSchema>;
 
 export const ChatToolChoiceSchema = Type.Union([
   StringEnum(['none', 'auto', 'required'] as const),
@@ -85,4 +83,3 @@ export const ChatCompletionRequestSchema = Type.Object(
   },
   OPEN,
 );
-export type ChatCompletionRequest = Static<typeof ChatCompletionRequestSchema>;

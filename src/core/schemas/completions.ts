@@ -1,5 +1,5 @@
 /** POST /completions (legacy) request body. Unknown fields are allowed and forwarded untouched. */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import {
   ChoiceCount,
   LogitBias,
@@ -48,4 +48,3 @@ export const CompletionRequestSchema = Type.Object(
   },
   OPEN,
 );
-export type CompletionRequest = Static<typeof CompletionRequestSchema>;

@@ -1,5 +1,5 @@
 /** POST /embeddings request body. Unknown fields are allowed and forwarded untouched. */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { Model, OPEN, StringEnum } from './common.ts';
 
 const BATCH = { minItems: 1, maxItems: 2048 } as const;
@@ -22,4 +22,3 @@ export const EmbeddingRequestSchema = Type.Object(
   },
   OPEN,
 );
-export type EmbeddingRequest = Static<typeof EmbeddingRequestSchema>;

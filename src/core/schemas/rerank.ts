@@ -1,5 +1,5 @@
 /** POST /rerank request body. Unknown fields are allowed and forwarded untouched. */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { Model, OPEN } from './common.ts';
 
 /** A document is a string or an object with a `text` string (other keys are allowed). */
@@ -21,4 +21,3 @@ export const RerankRequestSchema = Type.Object(
   },
   OPEN,
 );
-export type RerankRequest = Static<typeof RerankRequestSchema>;

@@ -29,6 +29,6 @@ export function registerModelsRoute(app: FastifyInstance, deps: ForwardDeps): vo
       reply.header('x-gateway-cache-status', 'DISABLED');
       return listCatalogModels(integratedModels, query);
     }
-    await forward(request, reply, 'models', deps);
+    await forward(request, reply, { route: 'models', body: undefined }, deps);
   });
 }

@@ -26,7 +26,7 @@ function pathAfter(request: FastifyRequest, prefix: string): string {
 
 export function registerProxyRoutes(app: FastifyInstance, deps: ForwardDeps): void {
   const handle = (prefix: string) => async (request: FastifyRequest, reply: FastifyReply) => {
-    await forward(request, reply, 'passthrough', deps, pathAfter(request, prefix));
+    await forward(request, reply, { route: 'passthrough', body: request.body }, deps, pathAfter(request, prefix));
   };
   const config = { routeKind: 'passthrough' as const };
   app.route({ method: [...METHODS], url: '/v1/proxy/*', config, handler: handle('/v1/proxy') });

@@ -9,9 +9,10 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import { invalidParam } from '../../core/errors.ts';
 import { refuseRepeatedQuery } from '../input-rules.ts';
-import { ChatCompletionRequestSchema, type ChatCompletionRequest } from '../../core/schemas/chat-completions.ts';
-import { CompletionRequestSchema, type CompletionRequest } from '../../core/schemas/completions.ts';
-import { EmbeddingRequestSchema, type EmbeddingRequest } from '../../core/schemas/embeddings.ts';
+import { ChatCompletionRequestSchema } from '../../core/schemas/chat-completions.ts';
+import { CompletionRequestSchema } from '../../core/schemas/completions.ts';
+import { EmbeddingRequestSchema } from '../../core/schemas/embeddings.ts';
+import type { ChatRequest, CompletionRequest, EmbeddingRequest, RerankRequest } from '../../core/openai-types.ts';
 import { formatFirstError } from '../../core/schemas/format-error.ts';
 import {
   INPUT_ITEMS_DEFAULT_LIMIT,
@@ -20,7 +21,7 @@ import {
   INPUT_ITEMS_PARAMETERS,
   type InputItemsQuery,
 } from './input-items-query.ts';
-import { RerankRequestSchema, type RerankRequest } from '../../core/schemas/rerank.ts';
+import { RerankRequestSchema } from '../../core/schemas/rerank.ts';
 
 const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: false, removeAdditional: false, strict: false });
 
@@ -55,14 +56,14 @@ function streamOptionsRule(body: { stream?: boolean | null; stream_options?: obj
   }
 }
 
-function chatRules(body: ChatCompletionRequest): void {
+function chatRules(body: Static<typeof ChatCompletionRequestSchema>): void {
   if (isSet(body.top_logprobs) && body.logprobs !== true) {
     throw invalidParam('top_logprobs', 'top_logprobs is only allowed when logprobs is true');
   }
   streamOptionsRule(body);
 }
 
-function completionRules(body: CompletionRequest): void {
+function completionRules(body: Static<typeof CompletionRequestSchema>): void {
   if (isSet(body.best_of) && body.stream === true) {
     throw invalidParam('best_of', 'best_of cannot be used with stream: true');
   }
@@ -79,16 +80,19 @@ const noRules = (): void => {};
 
 // ---- public API ----
 
-export const validateChatCompletion: (body: unknown) => ChatCompletionRequest = makeValidator(
-  ChatCompletionRequestSchema,
-  chatRules,
-);
-export const validateCompletion: (body: unknown) => CompletionRequest = makeValidator(
-  CompletionRequestSchema,
-  completionRules,
-);
-export const validateEmbedding: (body: unknown) => EmbeddingRequest = makeValidator(EmbeddingRequestSchema, noRules);
-export const validateRerank: (body: unknown) => RerankRequest = makeValidator(RerankRequestSchema, noRules);
+/**
+ * The validated body as the canonical type the pipeline carries (InferenceCall's `body` for its route). The schema
+ * checked every field the gateway reads; the canonical types only add detail the schema leaves open (message
+ * parts, a document's extra fields), which the adapters check as they translate. Unknown fields pass untouched.
+ */
+function canonical<T>(validate: (body: unknown) => unknown): (body: unknown) => T {
+  return validate as (body: unknown) => T;
+}
+
+export const validateChatCompletion = canonical<ChatRequest>(makeValidator(ChatCompletionRequestSchema, chatRules));
+export const validateCompletion = canonical<CompletionRequest>(makeValidator(CompletionRequestSchema, completionRules));
+export const validateEmbedding = canonical<EmbeddingRequest>(makeValidator(EmbeddingRequestSchema, noRules));
+export const validateRerank = canonical<RerankRequest>(makeValidator(RerankRequestSchema, noRules));
 
 /** Strict integer: a string of ASCII digits only (no sign, decimals, exponent, spaces), or an integer number. */
 function parseStrictInteger(value: unknown): number | undefined {

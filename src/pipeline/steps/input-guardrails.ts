@@ -24,7 +24,7 @@ import {
 } from '../../guardrails/hooks.ts';
 import type { CheckRegistry } from '../../guardrails/registry.ts';
 import type { SavedGuardrails } from '../../domain/guardrails/saved-guardrails.ts';
-import type { InferenceCall } from '../../providers/contract.ts';
+import { withBody, type InferenceCall } from '../../core/inference-call.ts';
 import type { Guardrail } from '../../routing/target-settings.ts';
 import type { WorkspaceRequestDefaults } from '../../domain/workspaces/request-defaults.ts';
 
@@ -118,5 +118,5 @@ export async function guardInput(call: InferenceCall, inputs: GuardInputs, deps:
   const status = statusOf(outcome);
   if (outcome.redactedText === undefined || status === GUARDRAIL_DENIED_STATUS) return { call, input: outcome.results, output, status };
   const redacted = withInputText(body, outcome.redactedText);
-  return { call: { ...call, body: redacted, rawBody: Buffer.from(JSON.stringify(redacted)) }, input: outcome.results, output, status };
+  return { call: withBody(call, redacted), input: outcome.results, output, status };
 }
