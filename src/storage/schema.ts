@@ -3,7 +3,7 @@
  * PostgreSQL. After changing it run `npm run db:generate` to add a migration under src/storage/migrations.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -311,6 +311,14 @@ export const requestLogs = pgTable(
     promptTokens: integer('prompt_tokens'),
     completionTokens: integer('completion_tokens'),
     totalTokens: integer('total_tokens'),
+    cachedTokens: integer('cached_tokens'),
+    cacheWriteTokens: integer('cache_write_tokens'),
+    reasoningTokens: integer('reasoning_tokens'),
+    /** USD as an exact decimal; null when no price is known (never 0 for unknown) */
+    cost: numeric('cost', { precision: 24, scale: 12 }),
+    /** the saved provider (`@slug`, a virtual key) the request used, and its integration */
+    providerSlug: text('provider_slug'),
+    integrationId: uuid('integration_id'),
     /** x-gateway-metadata */
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
     /** guardrail verdicts: { before_request_hooks: [...], after_request_hooks: [...] } */
@@ -323,3 +331,233 @@ export const requestLogs = pgTable(
     index('request_logs_trace_idx').on(table.traceId),
   ],
 );
+
+const optionalTime = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** An organisation's (or one workspace's) credentials for one AI provider: the vault. Secrets are sealed. */
+export const integrations = pgTable(
+  'integrations',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    /** set: an integration of that workspace only */
+    workspaceId: uuid('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    /** the provider name in the registry (openai, anthropic, bedrock ...) */
+    aiProviderId: text('ai_provider_id').notNull(),
+    /** active | archived */
+    status: text('status').notNull().default('active'),
+    /** the provider key, sealed (secrets/cipher.ts) */
+    sealedKey: text('sealed_key'),
+    maskedKey: text('masked_key'),
+    /** provider settings (custom host, Azure, Vertex, Bedrock fields); secret fields sealed */
+    configurations: jsonb('configurations').$type<Record<string, unknown>>().notNull().default({}),
+    secretMappings: jsonb('secret_mappings').$type<unknown[]>().notNull().default([]),
+    pricingAdjustments: jsonb('pricing_adjustments').$type<Record<string, unknown> | null>(),
+    allowAllModels: boolean('allow_all_models').notNull().default(true),
+    globalWorkspaceAccess: jsonb('global_workspace_access').$type<Record<string, unknown> | null>(),
+    createdBy: text('created_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex('integrations_org_slug_unique').on(table.organisationId, table.slug)],
+);
+
+export const integrationModels = pgTable(
+  'integration_models',
+  {
+    integrationId: uuid('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    name: text('name'),
+    enabled: boolean('enabled').notNull().default(true),
+    isCustom: boolean('is_custom'),
+    isFinetune: boolean('is_finetune'),
+    baseModelSlug: text('base_model_slug'),
+    configurations: jsonb('configurations').$type<Record<string, unknown> | null>(),
+    /** a custom or negotiated price for this model on this integration */
+    pricingConfig: jsonb('pricing_config').$type<Record<string, unknown> | null>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [primaryKey({ columns: [table.integrationId, table.slug] })],
+);
+
+export const integrationWorkspaces = pgTable(
+  'integration_workspaces',
+  {
+    integrationId: uuid('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    enabled: boolean('enabled').notNull().default(true),
+    usageLimits: jsonb('usage_limits').$type<unknown[] | null>(),
+    rateLimits: jsonb('rate_limits').$type<unknown[] | null>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [primaryKey({ columns: [table.integrationId, table.workspaceId] })],
+);
+
+/** A workspace's handle on an integration, addressed as `@slug`; the legacy virtual keys are the same records. */
+export const providers = pgTable(
+  'providers',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id')
+      .notNull()
+      .references(() => workspaces.id, { onDelete: 'cascade' }),
+    integrationId: uuid('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    note: text('note'),
+    /** active | archived (exhausted and expired are read from usage and expires_at) */
+    status: text('status').notNull().default('active'),
+    usageLimits: jsonb('usage_limits').$type<Record<string, unknown> | null>(),
+    rateLimits: jsonb('rate_limits').$type<unknown[] | null>(),
+    expiresAt: optionalTime('expires_at'),
+    /** model settings of a legacy virtual key (deployment config ...) */
+    modelConfig: jsonb('model_config').$type<Record<string, unknown>>().notNull().default({}),
+    secretMappings: jsonb('secret_mappings').$type<unknown[]>().notNull().default([]),
+    /** created through the legacy /virtual-keys group */
+    isVirtualKey: boolean('is_virtual_key').notNull().default(false),
+    usageResetAt: optionalTime('usage_reset_at'),
+    createdBy: text('created_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex('providers_workspace_slug_unique').on(table.workspaceId, table.slug)],
+);
+
+/** A named secret: held by an external manager (AWS, Azure, Vault), sealed here, or read from the environment. */
+export const secretReferences = pgTable(
+  'secret_references',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    /** aws_sm | azure_kv | hashicorp_vault | sealed | env */
+    managerType: text('manager_type').notNull(),
+    /** the manager's credentials (or the sealed value), sealed as JSON */
+    sealedAuthConfig: text('sealed_auth_config'),
+    secretPath: text('secret_path').notNull(),
+    secretKey: text('secret_key'),
+    allowAllWorkspaces: boolean('allow_all_workspaces').notNull().default(true),
+    allowedWorkspaces: jsonb('allowed_workspaces').$type<string[]>().notNull().default([]),
+    tags: jsonb('tags').$type<Record<string, string> | null>(),
+    status: text('status').notNull().default('active'),
+    createdBy: text('created_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex('secret_references_org_slug_unique').on(table.organisationId, table.slug)],
+);
+
+export const rateLimitPolicies = pgTable(
+  'rate_limit_policies',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name'),
+    conditions: jsonb('conditions').$type<Array<{ key: string; value: string }>>().notNull(),
+    groupBy: jsonb('group_by').$type<Array<{ key: string }>>().notNull(),
+    /** requests | tokens */
+    type: text('type').notNull(),
+    /** rpm | rph | rpd */
+    unit: text('unit').notNull(),
+    value: doublePrecision('value').notNull(),
+    /** active | archived */
+    status: text('status').notNull().default('active'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('rate_limit_policies_org_idx').on(table.organisationId, table.status)],
+);
+
+export const usageLimitPolicies = pgTable(
+  'usage_limit_policies',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    name: text('name'),
+    conditions: jsonb('conditions').$type<Array<{ key: string; value: string }>>().notNull(),
+    groupBy: jsonb('group_by').$type<Array<{ key: string }>>().notNull(),
+    /** cost | tokens */
+    type: text('type').notNull(),
+    /** USD for cost, tokens for tokens, as an exact decimal */
+    creditLimit: numeric('credit_limit', { precision: 24, scale: 12 }).notNull(),
+    alertThreshold: numeric('alert_threshold', { precision: 24, scale: 12 }),
+    /** weekly | monthly; null: cumulative */
+    periodicReset: text('periodic_reset'),
+    periodicResetDays: integer('periodic_reset_days'),
+    nextUsageResetAt: optionalTime('next_usage_reset_at'),
+    lastResetAt: optionalTime('last_reset_at'),
+    status: text('status').notNull().default('active'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('usage_limit_policies_org_idx').on(table.organisationId, table.status)],
+);
+
+/** One group-by value of a usage limits policy (`metadata._user:ada`): its settled usage and alert state. */
+export const usageLimitEntities = pgTable(
+  'usage_limit_entities',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    policyId: uuid('policy_id')
+      .notNull()
+      .references(() => usageLimitPolicies.id, { onDelete: 'cascade' }),
+    valueKey: text('value_key').notNull(),
+    currentUsage: numeric('current_usage', { precision: 24, scale: 12 }).notNull().default('0'),
+    /** active | exhausted */
+    status: text('status').notNull().default('active'),
+    periodStart: optionalTime('period_start'),
+    thresholdAlertedAt: optionalTime('threshold_alerted_at'),
+    exhaustedAlertedAt: optionalTime('exhausted_alerted_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex('usage_limit_entities_policy_value_unique').on(table.policyId, table.valueKey)],
+);
+
+/** Prices an organisation sets (for all its workspaces, or one): custom models and negotiated rates. */
+export const modelPrices = pgTable(
+  'model_prices',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    organisationId: uuid('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    workspaceId: uuid('workspace_id').references(() => workspaces.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    model: text('model').notNull(),
+    /** the pay_as_you_go shape of GET /model-configs/pricing, in USD cents per token */
+    pricing: jsonb('pricing').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('model_prices_lookup_idx').on(table.organisationId, table.provider, table.model)],
+);
+
