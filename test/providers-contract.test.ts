@@ -1,15 +1,24 @@
 /**
  * One offline contract suite run over every registered adapter (Hono-style): the same checks for each provider
- * and route it declares, with known gaps declared as skips with a reason. No network: requests are only built,
- * answers only parsed.
+ * and route it declares, then every fixture case of src/providers/<folder>/__fixtures__/ replayed through the
+ * adapter the case names (request built and compared, answer or stream converted and compared, warnings compared).
+ * Known gaps are declared as skips with a reason. No network: requests are only built, answers only parsed.
  */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, mock, test } from 'node:test';
 import { GatewayError } from '../src/core/errors.ts';
-import type { InferenceCall, ProviderAdapter, ProviderTarget, RouteKind } from '../src/providers/contract.ts';
+import { UNCHANGED, type InferenceCall, type ProviderAdapter, type ProviderTarget, type RouteKind } from '../src/providers/contract.ts';
 import { createProviderRegistry } from '../src/providers/registry.ts';
+import { systemClock } from '../src/providers/shared/clock.ts';
+import { FIXTURE_CLOCK, fixtureCall, fixtureTarget, framedEvents, inferenceCall } from './helpers/provider-cases.ts';
+import { FixtureFormatError, loadProviderFixtures, parseFixtureFile, type FixtureCase, type FixtureError } from './helpers/provider-fixtures.ts';
 
 const registry = createProviderRegistry();
+
+// the registry's adapters read the system clock for what the gateway writes itself (`created`, generated ids):
+// fixture answers are written with FIXTURE_CLOCK
+mock.method(systemClock, 'now', FIXTURE_CLOCK.now);
+mock.method(systemClock, 'newId', FIXTURE_CLOCK.newId);
 
 /** Cloud settings every cloud adapter needs to build a request (values are fakes). */
 const CLOUD: Record<string, string> = {
@@ -50,9 +59,7 @@ function targetFor(adapter: ProviderAdapter): ProviderTarget {
 
 function callFor(route: RouteKind, stream = false, provider = ''): InferenceCall {
   const model = MODELS[provider]?.[route];
-  const body = { ...BODIES[route], ...(model ? { model } : {}), ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) };
-  const rawBody = Buffer.from(JSON.stringify(body));
-  return { route, method: 'POST', path: '', query: '', body, strictReferenceCompliance: true, rawBody, contentType: 'application/json', params: {} };
+  return inferenceCall(route, { ...BODIES[route], ...(model ? { model } : {}), ...(stream ? { stream: true, stream_options: { include_usage: true } } : {}) });
 }
 
 for (const adapter of registry.values()) {
@@ -121,5 +128,124 @@ for (const adapter of registry.values()) {
         assert.ok(parsed === undefined || typeof parsed.message === 'string');
       }
     });
+  });
+}
+
+// ---- fixture cases ----
+
+const fixtures = loadProviderFixtures();
+
+/** Adapters with no fixture case, each with the reason. */
+const NO_FIXTURES: Record<string, string> = {};
+
+/** Fixture cases known not to pass yet, by `<file>: <case name>`, each with the reason. */
+const FIXTURE_SKIPS: Record<string, string> = {
+  'bedrock/stream-errors.json: stream: tool input for a block never started':
+    'bedrock/stream.ts throws a plain Error here, not the GatewayError the contract asks of a decoder (issue 18)',
+};
+
+/** What the client gets: the JSON text of the value, read back (undefined fields are not sent). */
+const wire = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
+function assertError(error: unknown, expected: FixtureError): void {
+  assert.ok(error instanceof GatewayError, `a GatewayError is thrown, not ${String(error)}`);
+  const actual: Record<string, unknown> = { status: error.status, ...error.toBody().error };
+  for (const [field, value] of Object.entries(expected)) assert.equal(actual[field], value, `error.${field}`);
+}
+
+function checkRequest(adapter: ProviderAdapter, fixture: FixtureCase): void {
+  const build = () => adapter.buildRequest(fixtureCall(fixture), fixtureTarget(fixture, adapter));
+  if (fixture.error && !fixture.upstreamResponse) {
+    let thrown: unknown;
+    try {
+      build();
+    } catch (error) {
+      thrown = error;
+    }
+    return assertError(thrown, fixture.error);
+  }
+  const expected = fixture.upstreamRequest;
+  if (!expected) return;
+  const built = build();
+  assert.equal(`${built.method} ${built.url}`, `${expected.method} ${expected.url}`);
+  for (const [name, value] of Object.entries(expected.headers ?? {})) assert.equal(built.headers[name], value ?? undefined, `header ${name}`);
+  assert.deepEqual(built.body === undefined ? null : JSON.parse(String(built.body)), expected.body, 'the upstream body');
+  assert.deepEqual(built.warnings, fixture.warnings ?? [], 'the warnings');
+}
+
+function checkAnswer(adapter: ProviderAdapter, fixture: FixtureCase): void {
+  const upstream = fixture.upstreamResponse;
+  if (!upstream || upstream.events) return;
+  const status = upstream.status ?? 200;
+  if (status >= 300) {
+    if (fixture.response === 'unchanged') {
+      // the core passes an OpenAI-shaped error on as written when the adapter has no error parser of its own
+      assert.equal(adapter.parseError, undefined, 'an adapter with an error parser rewords the error');
+      assert.equal(typeof (upstream.body as { error?: { message?: unknown } }).error?.message, 'string', 'an OpenAI-shaped error');
+      return;
+    }
+    assert.ok(adapter.parseError, 'providerError needs the adapter\'s own error parser');
+    assert.deepEqual(adapter.parseError(status, upstream.body) ?? null, fixture.providerError);
+    return;
+  }
+  const transform = adapter.responseTransform(fixture.route);
+  const converted = transform ? transform(upstream.body, fixtureCall(fixture), fixtureTarget(fixture, adapter)) : UNCHANGED;
+  if (fixture.response === 'unchanged') assert.equal(converted, UNCHANGED, 'the answer goes back as the provider wrote it');
+  else assert.deepEqual(wire(converted), fixture.response);
+}
+
+function checkStream(adapter: ProviderAdapter, fixture: FixtureCase): void {
+  const events = fixture.upstreamResponse?.events;
+  if (!events) return;
+  const decoder = adapter.streamDecoder?.(fixtureCall(fixture), fixtureTarget(fixture, adapter));
+  if (fixture.response === 'unchanged') return assert.equal(decoder, undefined, 'the stream is relayed untouched');
+  assert.ok(decoder, 'the call gets a stream decoder');
+  const chunks: unknown[] = [];
+  let failure: unknown;
+  try {
+    for (const event of framedEvents(events, adapter.capabilities.framing)) chunks.push(...decoder.push(event));
+    chunks.push(...decoder.end());
+  } catch (error) {
+    failure = error;
+  }
+  assert.deepEqual(wire(chunks), fixture.chunks, 'the chunks');
+  if (fixture.error) assertError(failure, fixture.error);
+  else assert.equal(failure, undefined, `the stream decodes without error: ${String(failure)}`);
+}
+
+describe('the fixture format: a malformed fixture fails loudly, naming the file, the case and the field', () => {
+  const pair = { name: 'a', route: 'chat', request: {}, upstreamRequest: { method: 'POST', url: 'https://x', body: {} } };
+  const refused = (cases: unknown[], pattern: RegExp) =>
+    assert.throws(() => parseFixtureFile({ description: 'd', cases }, 'demo/x.json'), (error: unknown) => error instanceof FixtureFormatError && pattern.test(error.message));
+
+  test('a well-formed pair is read', () => assert.equal(parseFixtureFile({ description: 'd', cases: [pair] }, 'demo/x.json').cases.length, 1));
+  test('an unknown field (a typo)', () => refused([{ ...pair, respons: {} }], /^demo\/x\.json case "a": case has unknown field\(s\) respons/));
+  test('a missing upstream body', () => refused([{ ...pair, upstreamRequest: { method: 'POST', url: 'https://x' } }], /case "a": upstreamRequest\.body is required/));
+  test('an unknown route', () => refused([{ ...pair, route: 'chats' }], /case "a": route must be one of/));
+  test('two cases of one name', () => refused([pair, pair], /^demo\/x\.json: two cases are named "a"/));
+  test('chunks without events', () => refused([{ ...pair, chunks: [] }], /case "a": chunks need upstreamResponse\.events/));
+  test('a case that checks nothing', () => refused([{ name: 'a', route: 'chat', request: {} }], /case "a": the case checks nothing/));
+  test('a header name that is not lower-case', () => refused([{ ...pair, upstreamRequest: { ...pair.upstreamRequest, headers: { 'X-Api-Key': 'k' } } }], /case "a": upstreamRequest\.headers: X-Api-Key must be lower-case/));
+});
+
+test('every fixture case names a registered adapter', () => {
+  const unknown = fixtures.filter((entry) => !registry.has(entry.provider)).map((entry) => `${entry.file} "${entry.fixture.name}": ${entry.provider}`);
+  assert.deepEqual(unknown, []);
+});
+
+for (const adapter of registry.values()) {
+  const cases = fixtures.filter((entry) => entry.provider === adapter.name);
+  describe(`adapter fixtures: ${adapter.name} (${cases.length} cases)`, () => {
+    if (cases.length === 0) {
+      test('has fixture cases', { skip: NO_FIXTURES[adapter.name] }, () => assert.fail('no fixture case, and no reason declared in NO_FIXTURES'));
+    }
+    for (const { file, fixture } of cases) {
+      const title = `${file}: ${fixture.name}`;
+      test(title, { skip: FIXTURE_SKIPS[title] }, () => {
+        checkRequest(adapter, fixture);
+        checkAnswer(adapter, fixture);
+        checkStream(adapter, fixture);
+      });
+    }
   });
 }

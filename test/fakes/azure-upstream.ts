@@ -10,14 +10,16 @@
  * Behaviour by deployment (or model) name: `no-model` answers without a model; `filtered` answers the content-filter
  * 400; a streamed request with `tools` replays the recorded tool-call stream in the azure-openai fixtures.
  */
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventData } from '../helpers/provider-cases.ts';
+import { fixtureCase } from '../helpers/provider-fixtures.ts';
 
-const fixture = (name: string) =>
-  JSON.parse(readFileSync(new URL(`../../src/providers/azure-openai/__fixtures__/${name}`, import.meta.url), 'utf8'));
-const TOOL_STREAM: string[] = fixture('chat-stream.json').events;
-const CONTENT_FILTER = fixture('content-filter-error.json');
+// the stream and error the fake replays are the adapter's own fixture cases (one format, one loader)
+const toolStream = fixtureCase('azure-openai/chat-stream.json', 'stream: parallel tool calls with filter annotations').upstreamResponse;
+const TOOL_STREAM: string[] = (toolStream?.events ?? []).map(eventData);
+const filtered = fixtureCase('azure-openai/content-filter-error.json', 'error: content_filter passes as Azure wrote it').upstreamResponse;
+const CONTENT_FILTER = { status: filtered?.status ?? 400, providerError: filtered?.body };
 
 export interface RecordedRequest {
   method: string;

@@ -1,51 +1,30 @@
-/** The Anthropic adapter around the mappers: URLs, auth, routes, Vertex options, rejected inputs, SSE bytes in. */
+/**
+ * The Anthropic adapter beyond its fixture pairs (__fixtures__/*.json, replayed by test/providers-contract.test.ts):
+ * pass-through bytes, which calls get a decoder, the options for Claude on Vertex AI, answers that are not
+ * Anthropic answers, and SSE bytes split anywhere.
+ */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { GatewayError } from '../../core/errors.ts';
+import { inferenceCall } from '../../../test/helpers/provider-cases.ts';
+import { loadProviderFixtures } from '../../../test/helpers/provider-fixtures.ts';
 import type { ChatRequest } from '../../core/openai-types.ts';
 import { createSseFramer } from '../../upstream/framing/sse.ts';
-import type { InferenceCall, ProviderTarget, RouteKind } from '../contract.ts';
+import type { ProviderTarget } from '../contract.ts';
 import { anthropicAdapter, createAnthropicStreamDecoder, fromAnthropicMessage, toAnthropicCompletionBody, toAnthropicMessagesBody } from './index.ts';
 
 const target: ProviderTarget = { provider: 'anthropic', baseUrl: 'https://api.anthropic.com/v1', customHost: false, apiKey: 'sk-ant-test', cloud: {} };
 
-function call(route: RouteKind, body: unknown, extra: Partial<InferenceCall> = {}): InferenceCall {
-  const rawBody = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-  return { route, method: 'POST', path: '', query: '', body, strictReferenceCompliance: true, rawBody, contentType: 'application/json', params: {}, ...extra };
-}
-
 const chat = (extra: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'claude-sonnet-4-5-20250929', messages: [{ role: 'user', content: 'Hi' }], ...extra });
 
-function rejects400(run: () => unknown, pattern: RegExp): void {
-  assert.throws(run, (error: unknown) => error instanceof GatewayError && error.status === 400 && pattern.test(error.message));
-}
+test('a fixture file for every topic the adapter was written against', () => {
+  const files = new Set(loadProviderFixtures().filter((entry) => entry.provider === 'anthropic').map((entry) => entry.file));
+  const topics = ['simple-chat', 'system-developer', 'tools-parallel', 'images', 'thinking', 'cache-control', 'finish-reasons', 'stream-text', 'stream-tools', 'stream-thinking', 'stream-error', 'error-body', 'completions', 'response-format', 'models'];
+  for (const topic of topics) assert.ok(files.has(`anthropic/${topic}.json`), `${topic}.json`);
+});
 
-describe('Anthropic adapter: provider requests', () => {
-  test('chat goes to POST /messages with x-api-key and anthropic-version, the body rebuilt', () => {
-    const built = anthropicAdapter.buildRequest(call('chat', chat({ stream: true, stream_options: { include_usage: true } })), target);
-    assert.equal(`${built.method} ${built.url}`, 'POST https://api.anthropic.com/v1/messages');
-    assert.deepEqual(built.headers, { 'anthropic-version': '2023-06-01', 'x-api-key': 'sk-ant-test', 'content-type': 'application/json' });
-    assert.deepEqual(JSON.parse(String(built.body)), { model: 'claude-sonnet-4-5-20250929', max_tokens: 4096, messages: [{ role: 'user', content: 'Hi' }], stream: true });
-    assert.deepEqual(built.warnings, []);
-  });
-
-  test('without a provider key no x-api-key header is invented', () => {
-    const built = anthropicAdapter.buildRequest(call('chat', chat()), { ...target, apiKey: undefined });
-    assert.equal(built.headers['x-api-key'], undefined);
-  });
-
-  test('text completions also go to /messages; models is a GET with the paging query kept', () => {
-    const completion = anthropicAdapter.buildRequest(call('completions', { model: 'claude-3-5-haiku-20241022', prompt: 'Say hi' }), target);
-    assert.equal(completion.url, 'https://api.anthropic.com/v1/messages');
-    const models = anthropicAdapter.buildRequest(call('models', undefined, { method: 'GET', query: 'limit=2&after_id=claude-x' }), target);
-    assert.equal(`${models.method} ${models.url}`, 'GET https://api.anthropic.com/v1/models?limit=2&after_id=claude-x');
-    assert.equal(models.body, undefined);
-    assert.equal(models.headers['content-type'], undefined);
-    assert.equal(models.headers['anthropic-version'], '2023-06-01');
-  });
-
-  test('pass-through keeps method, path, query and the client bytes, with Anthropic auth added', () => {
-    const input = call('passthrough', { model: 'claude-sonnet-4-5-20250929', messages: [] }, { path: '/messages/count_tokens', query: 'beta=true' });
+describe('Anthropic adapter: around the mappers', () => {
+  test('pass-through keeps method, path, query and the client bytes (the same buffer), with Anthropic auth added', () => {
+    const input = inferenceCall('passthrough', { model: 'claude-sonnet-4-5-20250929', messages: [] }, { path: '/messages/count_tokens', query: 'beta=true' });
     const built = anthropicAdapter.buildRequest(input, target);
     assert.equal(`${built.method} ${built.url}`, 'POST https://api.anthropic.com/v1/messages/count_tokens?beta=true');
     assert.equal(built.body, input.rawBody);
@@ -54,19 +33,20 @@ describe('Anthropic adapter: provider requests', () => {
   });
 
   test('a stream decoder only for streamed chat and completions', () => {
-    assert.equal(anthropicAdapter.streamDecoder?.(call('chat', chat()), target), undefined);
-    assert.ok(anthropicAdapter.streamDecoder?.(call('chat', chat({ stream: true })), target));
-    assert.ok(anthropicAdapter.streamDecoder?.(call('completions', { model: 'm', prompt: 'p', stream: true }), target));
-    assert.equal(anthropicAdapter.streamDecoder?.(call('passthrough', { stream: true }), target), undefined);
+    assert.equal(anthropicAdapter.streamDecoder?.(inferenceCall('chat', chat()), target), undefined);
+    assert.ok(anthropicAdapter.streamDecoder?.(inferenceCall('chat', chat({ stream: true })), target));
+    assert.ok(anthropicAdapter.streamDecoder?.(inferenceCall('completions', { model: 'm', prompt: 'p', stream: true }), target));
+    assert.equal(anthropicAdapter.streamDecoder?.(inferenceCall('passthrough', { stream: true }), target), undefined);
   });
 });
 
 describe('Anthropic mappers: options for Claude on Vertex AI', () => {
-  test('anthropic_version in the body and no model', () => {
-    const options = { strictReferenceCompliance: true, anthropicVersion: 'vertex-2023-10-16', includeModel: false };
-    const { body } = toAnthropicMessagesBody(chat(), options);
+  test('anthropic_version in the body and no model; the warnings name the caller', () => {
+    const options = { strictReferenceCompliance: true, anthropicVersion: 'vertex-2023-10-16', includeModel: false, provider: 'vertex-ai' };
+    const { body, warnings } = toAnthropicMessagesBody(chat({ seed: 1 }), options);
     assert.equal(body.anthropic_version, 'vertex-2023-10-16');
     assert.equal('model' in body, false);
+    assert.deepEqual(warnings, ['vertex-ai: seed not supported; dropped']);
     const text = toAnthropicCompletionBody({ model: 'claude', prompt: 'Hi' }, options).body;
     assert.equal(text.anthropic_version, 'vertex-2023-10-16');
     assert.equal('model' in text, false);
@@ -78,45 +58,12 @@ describe('Anthropic mappers: options for Claude on Vertex AI', () => {
   });
 });
 
-describe('Anthropic mappers: inputs Anthropic cannot take are a 400 naming the field', () => {
-  test('tool call arguments that are not a JSON object', () => {
-    const messages: ChatRequest['messages'] = [{ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '[1,2]' } }] }];
-    rejects400(() => toAnthropicMessagesBody(chat({ messages }), { strictReferenceCompliance: true }), /JSON object/);
-    messages[0] = { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{oops' } }] };
-    rejects400(() => toAnthropicMessagesBody(chat({ messages }), { strictReferenceCompliance: true }), /JSON object/);
-  });
-
-  test('images other than data or http(s) URLs, unknown part types, the function role', () => {
-    rejects400(() => toAnthropicMessagesBody(chat({ messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'file:///etc/passwd' } }] }] }), { strictReferenceCompliance: true }), /base64 data URLs or http/);
-    rejects400(() => toAnthropicMessagesBody(chat({ messages: [{ role: 'user', content: [{ type: 'input_audio', input_audio: {} }] }] }), { strictReferenceCompliance: true }), /input_audio/);
-    rejects400(() => toAnthropicMessagesBody(chat({ messages: [{ role: 'function', name: 'f', content: 'x' }] }), { strictReferenceCompliance: true }), /function/);
-  });
-
-  test('several prompts or token ids in a text completion', () => {
-    rejects400(() => toAnthropicCompletionBody({ model: 'm', prompt: ['a', 'b'] }, { strictReferenceCompliance: true }), /one prompt/);
-    rejects400(() => toAnthropicCompletionBody({ model: 'm', prompt: [1, 2, 3] }, { strictReferenceCompliance: true }), /token ids/);
-  });
-
-  test('an explicit max_tokens is kept even with a thinking budget (Anthropic reports a conflict itself)', () => {
-    const { body } = toAnthropicMessagesBody(chat({ max_tokens: 1000, thinking: { type: 'enabled', budget_tokens: 2048 } }), { strictReferenceCompliance: false });
-    assert.equal(body.max_tokens, 1000);
-    assert.deepEqual(body.thinking, { type: 'enabled', budget_tokens: 2048 });
-  });
-});
-
-describe('Anthropic answers that are not Anthropic answers', () => {
-  test('a non-message JSON answer throws (the core answers 502)', () => {
-    const transform = anthropicAdapter.responseTransform('chat');
-    assert.ok(transform);
-    assert.throws(() => transform({ hello: 'world' }, call('chat', chat()), target), /not an Anthropic message/);
-    assert.throws(() => transform({ type: 'message', content: [{ type: 'tool_use' }] }, call('chat', chat()), target), /tool_use/);
-    assert.throws(() => anthropicAdapter.responseTransform('models')?.({ nope: 1 }, call('models', undefined), target), /model list/);
-  });
-
-  test('a stream event that is not JSON throws a 502', () => {
-    const decoder = createAnthropicStreamDecoder({ strictReferenceCompliance: true, includeUsage: false, provider: 'anthropic' });
-    assert.throws(() => decoder.push({ event: 'message_start', data: '{not json' }), (error: unknown) => error instanceof GatewayError && error.status === 502);
-  });
+test('answers that are not Anthropic answers throw (the core answers 502)', () => {
+  const transform = anthropicAdapter.responseTransform('chat');
+  assert.ok(transform);
+  assert.throws(() => transform({ hello: 'world' }, inferenceCall('chat', chat()), target), /not an Anthropic message/);
+  assert.throws(() => transform({ type: 'message', content: [{ type: 'tool_use' }] }, inferenceCall('chat', chat()), target), /tool_use/);
+  assert.throws(() => anthropicAdapter.responseTransform('models')?.({ nope: 1 }, inferenceCall('models', undefined, { method: 'GET' }), target), /model list/);
 });
 
 test('raw SSE bytes, split anywhere, decode to the same text and tool arguments', () => {

@@ -8,7 +8,9 @@
 import { invalidParam } from '../../core/errors.ts';
 import type { ChatCompletionChunk } from '../../core/openai-types.ts';
 import type { StreamDecoder } from '../contract.ts';
-import { commonParams, envelope, maxTokensOf, warnUnhandled, type AnthropicBody, type MessagesBodyOptions } from './request.ts';
+import { droppedParameter } from '../shared/warnings.ts';
+import { PROVIDER_EXTRA } from './messages.ts';
+import { commonParams, envelope, maxTokensOf, providerOf, warnUnhandled, type AnthropicBody, type MessagesBodyOptions } from './request.ts';
 import { answerHead, checkMessage, finishReasonOf, messageParts, usageOf, type ResponseOptions } from './response.ts';
 import { createAnthropicStreamDecoder, type StreamOptions } from './stream.ts';
 
@@ -28,17 +30,18 @@ function promptOf(prompt: unknown): string {
 
 export function toAnthropicCompletionBody(request: Record<string, unknown>, options: MessagesBodyOptions): AnthropicBody {
   const warnings = new Set<string>();
+  const provider = providerOf(options);
   const prompt = promptOf(request.prompt);
   const body: Record<string, unknown> = {
     ...envelope({ model: String(request.model) }, options),
     max_tokens: maxTokensOf({ max_tokens: request.max_tokens }, undefined),
     messages: [{ role: 'user', content: prompt }],
-    ...commonParams(request, warnings),
+    ...commonParams(request, warnings, provider),
   };
   if (!options.strictReferenceCompliance && typeof request.top_k === 'number') body.top_k = request.top_k;
-  else if (typeof request.top_k === 'number') warnings.add('top_k is sent only when strict_reference_compliance is false');
+  else if (typeof request.top_k === 'number') warnings.add(droppedParameter(provider, 'top_k', PROVIDER_EXTRA));
   if (request.stream === true) body.stream = true;
-  warnUnhandled(request, HANDLED, warnings);
+  warnUnhandled(request, HANDLED, warnings, provider);
   return { body, warnings: [...warnings] };
 }
 

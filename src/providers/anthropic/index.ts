@@ -44,7 +44,7 @@ export function createAnthropicAdapter(options: AdapterOptions = {}): ProviderAd
   return defineAdapter({
     name: PROVIDER,
     defaultBaseUrl: 'https://api.anthropic.com/v1',
-    capabilities: { streaming: true, tools: true, images: true, reasoning: true, promptCaching: true, framing: 'sse' },
+    capabilities: { streaming: true, tools: true, framing: 'sse' },
     headers: (target) => ({ 'anthropic-version': ANTHROPIC_VERSION, ...authHeaders('x-api-key', target.apiKey) }),
     parseError: parseAnthropicError,
     routes: {

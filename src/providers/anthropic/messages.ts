@@ -7,6 +7,7 @@
  */
 import { badRequest, invalidParam } from '../../core/errors.ts';
 import type { ChatMessage, ContentBlock, ContentPart, TextPart, ToolCall } from '../../core/openai-types.ts';
+import { droppedParameter } from '../shared/warnings.ts';
 
 export type AnthropicBlock = Record<string, unknown>;
 export interface AnthropicTurn {
@@ -17,6 +18,15 @@ export interface ConvertedMessages {
   system: string | AnthropicBlock[] | undefined;
   messages: AnthropicTurn[];
 }
+export interface ConvertOptions {
+  /** thinking blocks are sent back (outside strict compliance only) */
+  thinking: boolean;
+  /** the adapter the warnings name */
+  provider: string;
+}
+
+/** Why a provider extra (thinking, top_k) is not sent under strict compliance, and how to send it. */
+export const PROVIDER_EXTRA = 'is a provider extra (send x-gateway-strict-reference-compliance: false to use it)';
 
 const DATA_URL = /^data:([^;,]+)(?:;[^,]*)?;base64,(.*)$/s;
 
@@ -40,7 +50,7 @@ function imageBlock(url: string, param: string): AnthropicBlock {
   throw invalidParam(param, 'Anthropic accepts images as base64 data URLs or http(s) URLs.');
 }
 
-function userBlocks(content: string | ContentPart[], param: string, warnings: Set<string>): AnthropicBlock[] {
+function userBlocks(content: string | ContentPart[], param: string, warnings: Set<string>, provider: string): AnthropicBlock[] {
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
   return content.map((part, index): AnthropicBlock => {
     const where = `${param}[${index}]`;
@@ -48,7 +58,7 @@ function userBlocks(content: string | ContentPart[], param: string, warnings: Se
     if (part.type === 'image_url') {
       const image = (part as { image_url?: { url?: unknown; detail?: unknown } }).image_url;
       if (typeof image?.url !== 'string') throw invalidParam(`${where}.image_url.url`, 'The image URL is missing.');
-      if (image.detail === 'low' || image.detail === 'high') warnings.add('image_url.detail is not supported by Anthropic and was ignored');
+      if (image.detail === 'low' || image.detail === 'high') warnings.add(droppedParameter(provider, 'image_url.detail'));
       return withCache(imageBlock(image.url, `${where}.image_url.url`), part as { cache_control?: unknown });
     }
     throw invalidParam(`${where}.type`, `Content parts of type "${part.type}" are not supported by Anthropic.`);
@@ -83,12 +93,12 @@ function toolUseBlock(call: ToolCall, param: string): AnthropicBlock {
 }
 
 /** Thinking blocks go first in the assistant turn, with their signatures, so tool use with thinking can continue. */
-function thinkingBlocks(blocks: ContentBlock[], warnings: Set<string>): AnthropicBlock[] {
+function thinkingBlocks(blocks: ContentBlock[], warnings: Set<string>, provider: string): AnthropicBlock[] {
   const out: AnthropicBlock[] = [];
   for (const block of blocks) {
     if (block.type === 'thinking') {
       if (typeof block.signature !== 'string' || block.signature === '') {
-        warnings.add('content_blocks thinking without a signature was not sent (Anthropic requires it)');
+        warnings.add(droppedParameter(provider, 'content_blocks thinking without a signature', 'not supported (Anthropic requires one)'));
         continue;
       }
       out.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
@@ -99,14 +109,14 @@ function thinkingBlocks(blocks: ContentBlock[], warnings: Set<string>): Anthropi
   return out;
 }
 
-function assistantBlocks(message: Extract<ChatMessage, { role: 'assistant' }>, param: string, thinking: boolean, warnings: Set<string>): AnthropicBlock[] {
+function assistantBlocks(message: Extract<ChatMessage, { role: 'assistant' }>, param: string, options: ConvertOptions, warnings: Set<string>): AnthropicBlock[] {
   if (message.function_call) {
     throw invalidParam(`${param}.function_call`, 'The deprecated function_call is not supported for Anthropic; use tool_calls.');
   }
   const blocks = message.content_blocks ?? [];
-  const head = thinking ? thinkingBlocks(blocks, warnings) : [];
-  if (!thinking && blocks.some((block) => block.type !== 'text')) {
-    warnings.add('content_blocks thinking is sent back only when strict_reference_compliance is false');
+  const head = options.thinking ? thinkingBlocks(blocks, warnings, options.provider) : [];
+  if (!options.thinking && blocks.some((block) => block.type !== 'text')) {
+    warnings.add(droppedParameter(options.provider, 'content_blocks thinking', PROVIDER_EXTRA));
   }
   let text = textOnly(message.content, `${param}.content`);
   // content_blocks may carry the text too; `content` wins when both are given, so it is never sent twice
@@ -131,7 +141,7 @@ function compact(blocks: AnthropicBlock[]): string | AnthropicBlock[] {
  * Consecutive user, tool and assistant messages are merged into one turn each (Anthropic wants alternation);
  * inside a user turn, tool_result blocks come first, as the tool-use docs require.
  */
-export function convertMessages(messages: ChatMessage[], options: { thinking: boolean }, warnings: Set<string>): ConvertedMessages {
+export function convertMessages(messages: ChatMessage[], options: ConvertOptions, warnings: Set<string>): ConvertedMessages {
   const system: AnthropicBlock[] = [];
   const turns: Array<{ role: 'user' | 'assistant'; blocks: AnthropicBlock[] }> = [];
   const append = (role: 'user' | 'assistant', blocks: AnthropicBlock[]) => {
@@ -148,13 +158,13 @@ export function convertMessages(messages: ChatMessage[], options: { thinking: bo
         system.push(...textOnly(message.content, `${param}.content`));
         return;
       case 'user':
-        append('user', userBlocks(message.content, `${param}.content`, warnings));
+        append('user', userBlocks(message.content, `${param}.content`, warnings, options.provider));
         return;
       case 'tool':
         append('user', [toolResult(message, param)]);
         return;
       case 'assistant':
-        append('assistant', assistantBlocks(message, param, options.thinking, warnings));
+        append('assistant', assistantBlocks(message, param, options, warnings));
         return;
       default:
         throw badRequest(`${param}: the deprecated "function" role is not supported for Anthropic; use tool messages.`, 'unsupported_role', `${param}.role`);

@@ -10,7 +10,8 @@
  */
 import type { ChatRequest, FunctionTool, ToolChoice } from '../../core/openai-types.ts';
 import { isSet } from '../shared/json.ts';
-import { convertMessages, type AnthropicBlock } from './messages.ts';
+import { droppedParameter } from '../shared/warnings.ts';
+import { convertMessages, PROVIDER_EXTRA, type AnthropicBlock } from './messages.ts';
 
 /** Anthropic requires max_tokens; 4096 is the smallest max output of the Claude models in service (Claude 3 Haiku). */
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -22,6 +23,13 @@ export interface MessagesBodyOptions {
   anthropicVersion?: string;
   /** Vertex AI names the model in the URL: false leaves `model` out of the body (default true) */
   includeModel?: boolean;
+  /** the adapter the warnings name (default `anthropic`; `vertex-ai` for Claude on Vertex AI) */
+  provider?: string;
+}
+
+/** The adapter the warnings name: anthropic, unless the caller is another (Claude on Vertex AI). */
+export function providerOf(options: MessagesBodyOptions): string {
+  return options.provider ?? 'anthropic';
 }
 
 export interface AnthropicBody {
@@ -39,10 +47,10 @@ const HANDLED = new Set([
   'strict_reference_compliance',
 ]);
 
-function toolsOf(tools: FunctionTool[], warnings: Set<string>): AnthropicBlock[] {
+function toolsOf(tools: FunctionTool[], warnings: Set<string>, provider: string): AnthropicBlock[] {
   return tools.map((tool) => {
     // Anthropic's strict tool use only exists on recent models; forwarding it would break the others
-    if (tool.function.strict === true) warnings.add('tools[].function.strict is not sent to Anthropic');
+    if (tool.function.strict === true) warnings.add(droppedParameter(provider, 'tools[].function.strict'));
     const out: AnthropicBlock = {
       name: tool.function.name,
       ...(tool.function.description !== undefined ? { description: tool.function.description } : {}),
@@ -69,7 +77,7 @@ function stopSequences(stop: ChatRequest['stop']): string[] | undefined {
 }
 
 /** Sampling, stop and user settings shared by chat and text completions. */
-export function commonParams(chat: Record<string, unknown>, warnings: Set<string>): Record<string, unknown> {
+export function commonParams(chat: Record<string, unknown>, warnings: Set<string>, provider: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const temperature = chat.temperature;
   if (typeof temperature === 'number') {
@@ -81,16 +89,16 @@ export function commonParams(chat: Record<string, unknown>, warnings: Set<string
   const stop = stopSequences(chat.stop as ChatRequest['stop']);
   if (stop) out.stop_sequences = stop;
   if (typeof chat.user === 'string') out.metadata = { user_id: chat.user };
-  if (typeof chat.n === 'number' && chat.n > 1) warnings.add('n > 1 is not supported by Anthropic; one choice is returned');
+  if (typeof chat.n === 'number' && chat.n > 1) warnings.add(droppedParameter(provider, `n=${chat.n}`, 'not supported (one choice only)'));
   return out;
 }
 
 /** Unknown or unsupported fields are dropped, never sent, and named in a warning. */
-export function warnUnhandled(body: Record<string, unknown>, handled: ReadonlySet<string>, warnings: Set<string>): void {
+export function warnUnhandled(body: Record<string, unknown>, handled: ReadonlySet<string>, warnings: Set<string>, provider: string): void {
   for (const [key, value] of Object.entries(body)) {
     // false and zero penalties are OpenAI's defaults, which some clients always send: not a setting to report
     const isDefault = value === false || (key.endsWith('_penalty') && value === 0);
-    if (!handled.has(key) && isSet(value) && !isDefault) warnings.add(`${key} is not supported by Anthropic and was not sent`);
+    if (!handled.has(key) && isSet(value) && !isDefault) warnings.add(droppedParameter(provider, key));
   }
 }
 
@@ -108,12 +116,12 @@ export function envelope(chat: { model: string }, options: MessagesBodyOptions):
   return out;
 }
 
-function responseFormat(chat: ChatRequest, body: Record<string, unknown>, warnings: Set<string>): void {
+function responseFormat(chat: ChatRequest, body: Record<string, unknown>, warnings: Set<string>, provider: string): void {
   const format = chat.response_format;
   if (format?.type === 'json_schema') {
     const schema = format.json_schema?.schema;
     if (schema) body.output_config = { format: { type: 'json_schema', schema } };
-    else warnings.add('response_format json_schema without a schema was ignored');
+    else warnings.add(droppedParameter(provider, 'response_format json_schema without a schema'));
   } else if (format?.type === 'json_object') {
     const instruction = { type: 'text', text: JSON_OBJECT_INSTRUCTION };
     const system = body.system;
@@ -124,29 +132,30 @@ function responseFormat(chat: ChatRequest, body: Record<string, unknown>, warnin
 
 export function toAnthropicMessagesBody(chat: ChatRequest, options: MessagesBodyOptions): AnthropicBody {
   const warnings = new Set<string>();
+  const provider = providerOf(options);
   const extras = !options.strictReferenceCompliance;
   const thinking = extras && chat.thinking ? chat.thinking : undefined;
-  if (!extras && isSet(chat.thinking)) warnings.add('thinking is sent only when strict_reference_compliance is false');
-  if (!extras && isSet(chat.top_k)) warnings.add('top_k is sent only when strict_reference_compliance is false');
+  if (!extras && isSet(chat.thinking)) warnings.add(droppedParameter(provider, 'thinking', PROVIDER_EXTRA));
+  if (!extras && isSet(chat.top_k)) warnings.add(droppedParameter(provider, 'top_k', PROVIDER_EXTRA));
   const budget = typeof thinking?.budget_tokens === 'number' ? thinking.budget_tokens : undefined;
 
-  const { system, messages } = convertMessages(chat.messages, { thinking: extras }, warnings);
+  const { system, messages } = convertMessages(chat.messages, { thinking: extras, provider }, warnings);
   const body: Record<string, unknown> = {
     ...envelope(chat, options),
     max_tokens: maxTokensOf(chat, budget),
     ...(system !== undefined ? { system } : {}),
     messages,
   };
-  Object.assign(body, commonParams(chat, warnings));
+  Object.assign(body, commonParams(chat, warnings, provider));
   if (extras && typeof chat.top_k === 'number') body.top_k = chat.top_k;
   if (thinking) body.thinking = { type: thinking.type, ...(budget !== undefined ? { budget_tokens: budget } : {}) };
   if (chat.tools && chat.tools.length > 0) {
-    body.tools = toolsOf(chat.tools, warnings);
+    body.tools = toolsOf(chat.tools, warnings, provider);
     const choice = toolChoiceOf(chat.tool_choice, chat.parallel_tool_calls);
     if (choice) body.tool_choice = choice;
   }
-  responseFormat(chat, body, warnings);
+  responseFormat(chat, body, warnings, provider);
   if (chat.stream === true) body.stream = true;
-  warnUnhandled(chat, HANDLED, warnings);
+  warnUnhandled(chat, HANDLED, warnings, provider);
   return { body, warnings: [...warnings] };
 }

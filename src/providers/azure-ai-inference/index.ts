@@ -18,8 +18,8 @@ const base = createOpenAiCompatibleAdapter({
   defaultBaseUrl: undefined,
   auth: azureAuthStyle,
   routes: ['chat', 'embeddings', 'rerank'],
-  images: true,
-  reasoning: true,
+ 
+ 
   url: foundryUrl,
   headers: foundryHeaders,
   transforms: { chat: reportModel('choices'), embeddings: reportModel('data'), rerank: normaliseRerank },

@@ -19,9 +19,9 @@ const base = createOpenAiCompatibleAdapter({
   defaultBaseUrl: undefined,
   auth: azureAuthStyle,
   routes: ['chat', 'completions', 'embeddings'],
-  images: true,
-  reasoning: true,
-  promptCaching: true,
+ 
+ 
+ 
   url: azureOpenAiUrl,
   transforms: { chat: reportModel('choices'), completions: reportModel('choices'), embeddings: reportModel('data') },
 });

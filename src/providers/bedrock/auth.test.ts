@@ -7,8 +7,11 @@ import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
 import { test } from 'node:test';
 import type { UpstreamRequest } from '../contract.ts';
-import { bedrockCall, bedrockTarget } from './__fixtures__/support.ts';
+import { inferenceCall, providerTarget } from '../../../test/helpers/provider-cases.ts';
 import { createBedrockAdapter } from './index.ts';
+
+const AWS = { 'aws-region': 'us-west-2', 'aws-access-key-id': 'AKIDEXAMPLE', 'aws-secret-access-key': 'secret' };
+const bedrockTarget = (cloud: Record<string, string> = {}) => providerTarget('bedrock', 'https://bedrock-runtime.us-west-2.amazonaws.com', { cloud: { ...AWS, ...cloud } });
 
 const adapter = createBedrockAdapter({ clock: { now: () => Date.UTC(2024, 4, 17, 12, 30, 45), newId: () => 'id' } });
 
@@ -33,7 +36,7 @@ function expectedSignature(request: UpstreamRequest, signedHeaders: string[], se
 
 test('prepare signs the exact body and encoded path; session token and host are signed', async () => {
   const target = bedrockTarget({ 'aws-session-token': 'session-token-1', 'aws-region': 'us-east-1' });
-  const call = bedrockCall('chat', { model: 'anthropic.claude-3-haiku-20240307-v1:0', messages: [{ role: 'user', content: 'Hi ✓' }] });
+  const call = inferenceCall('chat', { model: 'anthropic.claude-3-haiku-20240307-v1:0', messages: [{ role: 'user', content: 'Hi ✓' }] });
   const built = adapter.buildRequest(call, { ...target, baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com' });
   built.headers['x-forwarded-for-test'] = 'kept';
   const signed = await adapter.prepare!(built, target);
@@ -53,7 +56,7 @@ test('prepare signs the exact body and encoded path; session token and host are 
 
 test('signing again (a retry) replaces the old signature instead of signing it', async () => {
   const target = bedrockTarget();
-  const built = adapter.buildRequest(bedrockCall('embeddings', { model: 'amazon.titan-embed-text-v2:0', input: 'x' }), target);
+  const built = adapter.buildRequest(inferenceCall('embeddings', { model: 'amazon.titan-embed-text-v2:0', input: 'x' }), target);
   const once = await adapter.prepare!(built, target);
   const twice = await adapter.prepare!(once, target);
   assert.equal(twice.headers.authorization, once.headers.authorization);
@@ -61,7 +64,7 @@ test('signing again (a retry) replaces the old signature instead of signing it',
 
 test('a query string is part of the signature (pass-through)', async () => {
   const target = bedrockTarget();
-  const call = bedrockCall('passthrough', undefined, { method: 'GET', path: '/async-invoke', query: 'maxResults=5&statusEquals=Completed', rawBody: undefined });
+  const call = inferenceCall('passthrough', undefined, { method: 'GET', path: '/async-invoke', query: 'maxResults=5&statusEquals=Completed', rawBody: undefined });
   const signed = await adapter.prepare!(adapter.buildRequest(call, target), target);
   assert.equal(signed.url, 'https://bedrock-runtime.us-west-2.amazonaws.com/async-invoke?maxResults=5&statusEquals=Completed');
   const [, list = '', signature] = /SignedHeaders=([^,]+), Signature=(\w+)/.exec(signed.headers.authorization ?? '') ?? [];

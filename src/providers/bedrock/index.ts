@@ -39,7 +39,7 @@ export function createBedrockAdapter(options: AdapterOptions = {}): ProviderAdap
   const clock = options.clock ?? systemClock;
   return defineAdapter({
     name: 'bedrock',
-    capabilities: { streaming: true, tools: true, images: true, reasoning: true, promptCaching: true, framing: 'aws-event-stream' },
+    capabilities: { streaming: true, tools: true, framing: 'aws-event-stream' },
     defaultBaseUrl: undefined,
     baseUrlFor: runtimeBaseUrl,
     // the credential travels in the SigV4 signature, added by prepare()

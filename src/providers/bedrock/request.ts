@@ -5,6 +5,7 @@
  */
 import { invalidParam } from '../../core/errors.ts';
 import { isRecord, type JsonRecord } from '../shared/json.ts';
+import { droppedParameter } from '../shared/warnings.ts';
 import { convertMessages } from './messages.ts';
 
 export interface ConverseRequest {
@@ -59,7 +60,7 @@ function toolConfig(body: JsonRecord, warnings: string[]): JsonRecord | undefine
   const tools = Array.isArray(body.tools) ? body.tools : [];
   if (tools.length === 0) return undefined;
   if (body.tool_choice === 'none') {
-    warnings.push('tool_choice "none" is not supported by Bedrock: tools were not sent');
+    warnings.push(droppedParameter('bedrock', 'tools with tool_choice "none"', 'not supported (Converse has no "none" choice)'));
     return undefined;
   }
   const specs: JsonRecord[] = [];
@@ -88,7 +89,7 @@ function toolConfig(body: JsonRecord, warnings: string[]): JsonRecord | undefine
 function additionalFields(body: JsonRecord, strict: boolean, warnings: string[]): JsonRecord | undefined {
   if (!isRecord(body.thinking)) return undefined;
   if (strict) {
-    warnings.push('thinking is a provider extra: send x-gateway-strict-reference-compliance: false to use it');
+    warnings.push(droppedParameter('bedrock', 'thinking', 'is a provider extra (send x-gateway-strict-reference-compliance: false to use it)'));
     return undefined;
   }
   return { thinking: body.thinking };
@@ -98,7 +99,7 @@ export function buildConverseBody(input: unknown, strict: boolean): ConverseRequ
   if (!isRecord(input)) throw invalidParam('body', 'The request body must be a JSON object.');
   const warnings: string[] = [];
   for (const [name, isSet] of UNSUPPORTED) {
-    if (isSet(input[name])) warnings.push(`${name} is not supported by Bedrock and was ignored`);
+    if (isSet(input[name])) warnings.push(droppedParameter('bedrock', name));
   }
   const { system, messages } = convertMessages(input.messages, !strict);
   if (messages.length === 0) throw invalidParam('messages', 'Bedrock needs at least one user or assistant message.');

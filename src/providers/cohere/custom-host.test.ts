@@ -6,13 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { inferenceCall } from '../../../test/helpers/provider-cases.ts';
 import type { InferenceCall, ProviderTarget, RouteKind } from '../contract.ts';
 import { createCohereAdapter } from './index.ts';
 
 const adapter = createCohereAdapter();
 
 function call(route: RouteKind, body: unknown, path = ''): InferenceCall {
-  return { route, method: 'POST', path, query: '', body, strictReferenceCompliance: true, rawBody: Buffer.from(JSON.stringify(body)), contentType: 'application/json', params: {} };
+  return inferenceCall(route, body, { path });
 }
 
 function urls(baseUrl: string): string[] {

@@ -36,7 +36,7 @@ export function createCohereAdapter(options: AdapterOptions = {}): ProviderAdapt
   return defineAdapter({
     name: 'cohere',
     defaultBaseUrl: 'https://api.cohere.com',
-    capabilities: { streaming: true, tools: true, images: true, reasoning: true, promptCaching: false, framing: 'sse' },
+    capabilities: { streaming: true, tools: true, framing: 'sse' },
     headers: (target) => authHeaders('bearer', target.apiKey),
     passthroughRoot: origin,
     parseError: parseCohereError,

@@ -28,9 +28,9 @@ export interface GeminiChatCall {
   warnings: string[];
 }
 
-export function geminiChatCall(call: InferenceCall): GeminiChatCall {
+export function geminiChatCall(call: InferenceCall, target: ProviderTarget): GeminiChatCall {
   const request = chatRequestOf(call);
-  const { body, warnings } = toGeminiBody(request, { strictReferenceCompliance: call.strictReferenceCompliance });
+  const { body, warnings } = toGeminiBody(request, { strictReferenceCompliance: call.strictReferenceCompliance, provider: target.provider });
   return { model: request.model, stream: request.stream === true, body: JSON.stringify(body), warnings };
 }
 

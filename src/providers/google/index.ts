@@ -47,7 +47,7 @@ export function createGoogleAdapter(options: AdapterOptions = {}): ProviderAdapt
   const clock = options.clock ?? systemClock;
   return defineAdapter({
     name: 'google',
-    capabilities: { streaming: true, tools: true, images: true, reasoning: true, promptCaching: false, framing: 'sse' },
+    capabilities: { streaming: true, tools: true, framing: 'sse' },
     defaultBaseUrl: DEFAULT_BASE_URL,
     headers: (target) => authHeaders('x-goog-api-key', target.apiKey),
     passthroughRoot: apiRoot,
@@ -55,7 +55,7 @@ export function createGoogleAdapter(options: AdapterOptions = {}): ProviderAdapt
     routes: {
       chat: {
         request(call, target) {
-          const chat = geminiChatCall(call);
+          const chat = geminiChatCall(call, target);
           const method = chat.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
           return { url: `${apiRoot(target)}/${modelPath(chat.model)}:${method}`, body: chat.body, warnings: chat.warnings };
         },

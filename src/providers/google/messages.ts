@@ -7,6 +7,7 @@
 import { invalidParam } from '../../core/errors.ts';
 import type { ChatMessage, ContentPart, ToolCall } from '../../core/openai-types.ts';
 import { isRecord } from '../shared/json.ts';
+import { droppedParameter } from '../shared/warnings.ts';
 
 export type GeminiPart = Record<string, unknown>;
 export interface GeminiContent {
@@ -51,12 +52,12 @@ function textOf(part: ContentPart): string | undefined {
   return typeof text === 'string' ? text : undefined;
 }
 
-function contentParts(content: string | ContentPart[] | null | undefined, param: string, warnings: Set<string>): GeminiPart[] {
+function contentParts(content: string | ContentPart[] | null | undefined, param: string, warnings: Set<string>, provider: string): GeminiPart[] {
   if (content === null || content === undefined) return [];
   if (typeof content === 'string') return content === '' ? [] : [{ text: content }];
   return content.map((part, index): GeminiPart => {
     const at = `${param}[${index}]`;
-    if ('cache_control' in part && part.cache_control) warnings.add('cache_control is not sent to Gemini (it caches prompts implicitly)');
+    if ('cache_control' in part && part.cache_control) warnings.add(droppedParameter(provider, 'cache_control', 'not supported (Gemini caches prompts implicitly)'));
     const text = textOf(part);
     if (part.type === 'text' && text !== undefined) return { text };
     if (part.type === 'image_url' && isRecord(part.image_url) && typeof part.image_url.url === 'string') {
@@ -121,7 +122,8 @@ function systemText(content: string | ContentPart[]): GeminiPart[] {
   });
 }
 
-export function toGeminiMessages(messages: ChatMessage[]): GeminiMessages {
+/** `provider` is the adapter the warnings name (google, or vertex-ai). */
+export function toGeminiMessages(messages: ChatMessage[], provider: string): GeminiMessages {
   const warnings = new Set<string>();
   const system: GeminiPart[] = [];
   const contents: GeminiContent[] = [];
@@ -143,12 +145,12 @@ export function toGeminiMessages(messages: ChatMessage[]): GeminiMessages {
         system.push(...systemText(message.content));
         return;
       case 'user': {
-        const parts = contentParts(message.content, `${param}.content`, warnings);
+        const parts = contentParts(message.content, `${param}.content`, warnings, provider);
         if (parts.length > 0) contents.push({ role: 'user', parts });
         return;
       }
       case 'assistant': {
-        const parts = contentParts(message.content ?? null, `${param}.content`, warnings).filter((part) => 'text' in part);
+        const parts = contentParts(message.content ?? null, `${param}.content`, warnings, provider).filter((part) => 'text' in part);
         (message.tool_calls ?? []).forEach((call, callIndex) => {
           names.set(call.id, call.function.name);
           parts.push(functionCallPart(call, `${param}.tool_calls[${callIndex}]`));

@@ -8,6 +8,7 @@
  */
 import type { ChatRequest, FunctionTool, ToolChoice } from '../../core/openai-types.ts';
 import { isSet } from '../shared/json.ts';
+import { droppedParameter, unhandledFields } from '../shared/warnings.ts';
 import { toGeminiMessages } from './messages.ts';
 import { isEmptyObjectSchema, toGeminiSchema } from './schema.ts';
 
@@ -15,6 +16,15 @@ export interface GeminiBody {
   body: Record<string, unknown>;
   warnings: string[];
 }
+
+export interface GeminiBodyOptions {
+  strictReferenceCompliance: boolean;
+  /** the adapter the warnings name (google, or vertex-ai) */
+  provider: string;
+}
+
+/** Why `thinking` is not sent under strict compliance, and how to send it. */
+const PROVIDER_EXTRA = 'is a provider extra (send x-gateway-strict-reference-compliance: false to use it)';
 
 /** Fields read below; any other field is reported as a warning and not sent (Gemini rejects unknown fields). */
 const HANDLED = new Set([
@@ -48,11 +58,11 @@ function toolConfigOf(choice: ToolChoice | undefined): Record<string, unknown> |
   return { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [choice.function.name] } };
 }
 
-function thinkingConfigOf(request: ChatRequest, strict: boolean, warnings: string[]): Record<string, unknown> | undefined {
+function thinkingConfigOf(request: ChatRequest, options: GeminiBodyOptions, warnings: string[]): Record<string, unknown> | undefined {
   const thinking = request.thinking;
   if (isSet(thinking)) {
-    if (strict) {
-      warnings.push('thinking is a provider extra: send x-gateway-strict-reference-compliance: false to use it');
+    if (options.strictReferenceCompliance) {
+      warnings.push(droppedParameter(options.provider, 'thinking', PROVIDER_EXTRA));
     } else if (thinking!.type === 'disabled') {
       return { thinkingBudget: 0 };
     } else {
@@ -62,7 +72,7 @@ function thinkingConfigOf(request: ChatRequest, strict: boolean, warnings: strin
   const effort = request.reasoning_effort;
   if (typeof effort === 'string') {
     const budget = EFFORT_BUDGETS[effort];
-    if (budget === undefined) warnings.push(`reasoning_effort "${effort}" has no Gemini thinking budget: ignored`);
+    if (budget === undefined) warnings.push(droppedParameter(options.provider, `reasoning_effort "${effort}"`, 'not supported (no Gemini thinking budget matches it)'));
     else return { thinkingBudget: budget };
   }
   return undefined;
@@ -79,8 +89,9 @@ function responseFormatOf(request: ChatRequest, config: Record<string, unknown>,
   }
 }
 
-export function toGeminiBody(request: ChatRequest, options: { strictReferenceCompliance: boolean }): GeminiBody {
-  const { contents, systemInstruction, warnings } = toGeminiMessages(request.messages);
+export function toGeminiBody(request: ChatRequest, options: GeminiBodyOptions): GeminiBody {
+  const { provider } = options;
+  const { contents, systemInstruction, warnings } = toGeminiMessages(request.messages, provider);
   const dropped = new Set<string>();
   const config: Record<string, unknown> = {};
   const maxTokens = request.max_completion_tokens ?? request.max_tokens;
@@ -93,7 +104,7 @@ export function toGeminiBody(request: ChatRequest, options: { strictReferenceCom
   if (isSet(request.presence_penalty)) config.presencePenalty = request.presence_penalty;
   if (isSet(request.frequency_penalty)) config.frequencyPenalty = request.frequency_penalty;
   responseFormatOf(request, config, dropped);
-  const thinkingConfig = thinkingConfigOf(request, options.strictReferenceCompliance, warnings);
+  const thinkingConfig = thinkingConfigOf(request, options, warnings);
   if (thinkingConfig) config.thinkingConfig = thinkingConfig;
 
   const body: Record<string, unknown> = { contents };
@@ -103,10 +114,8 @@ export function toGeminiBody(request: ChatRequest, options: { strictReferenceCom
   if (toolConfig) body.toolConfig = toolConfig;
   if (Object.keys(config).length > 0) body.generationConfig = config;
 
-  if (request.parallel_tool_calls === false) warnings.push('parallel_tool_calls: false is not supported by Gemini: ignored');
-  if (dropped.size > 0) warnings.push(`JSON schema keywords Gemini does not accept were dropped: ${[...dropped].join(', ')}`);
-  for (const [key, value] of Object.entries(request)) {
-    if (!HANDLED.has(key) && isSet(value)) warnings.push(`${key} is not supported by Gemini: ignored`);
-  }
+  if (request.parallel_tool_calls === false) warnings.push(droppedParameter(provider, 'parallel_tool_calls: false'));
+  if (dropped.size > 0) warnings.push(droppedParameter(provider, `JSON schema keywords ${[...dropped].join(', ')}`, 'not supported by Gemini'));
+  warnings.push(...unhandledFields(provider, request as unknown as Record<string, unknown>, HANDLED));
   return { body, warnings };
 }

@@ -14,6 +14,7 @@ import type {
 } from '../contract.ts';
 import { authHeaders, type AuthStyle } from '../shared/auth-headers.ts';
 import { isRecord } from '../shared/json.ts';
+import { droppedParameter } from '../shared/warnings.ts';
 
 export interface OpenAiCompatibleVendor {
   name: string;
@@ -22,9 +23,6 @@ export interface OpenAiCompatibleVendor {
   auth: AuthStyle | ((target: ProviderTarget) => AuthStyle);
   routes: readonly RouteKind[];
   tools?: boolean;
-  images?: boolean;
-  reasoning?: boolean;
-  promptCaching?: boolean;
   /** vendor-specific answer shapes, by route (e.g. a rerank whose response differs from ours) */
   transforms?: Partial<Record<RouteKind, ResponseTransform>>;
   /** the upstream URL when it is not `{baseUrl}{OpenAI's path}?{client query}` (Azure: deployment path, api-version) */
@@ -81,7 +79,7 @@ function requestBody(call: InferenceCall, vendor: OpenAiCompatibleVendor, warnin
   delete rebuilt.strict_reference_compliance;
   for (const name of dropped) {
     delete rebuilt[name];
-    warnings.push(`${vendor.name} does not support ${name}: dropped`);
+    warnings.push(droppedParameter(vendor.name, name));
   }
   for (const name of renamed) {
     rebuilt[deviation!.renamed![name]!] = rebuilt[name];
@@ -95,9 +93,6 @@ export function createOpenAiCompatibleAdapter(vendor: OpenAiCompatibleVendor): P
     routes: new Set<RouteKind>([...vendor.routes, 'passthrough']),
     streaming: vendor.routes.includes('chat') || vendor.routes.includes('completions'),
     tools: vendor.tools ?? vendor.routes.includes('chat'),
-    images: vendor.images ?? false,
-    reasoning: vendor.reasoning ?? false,
-    promptCaching: vendor.promptCaching ?? false,
     framing: 'sse',
   };
   return {

@@ -6,14 +6,15 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { inferenceCall } from '../../../test/helpers/provider-cases.ts';
+import type { CallParts } from '../../core/inference-call.ts';
 import type { InferenceCall, ProviderTarget, RouteKind } from '../contract.ts';
 import { createProviderRegistry } from '../registry.ts';
 
 const registry = createProviderRegistry();
 
-function call(route: RouteKind, extra: Partial<InferenceCall> = {}): InferenceCall {
-  const rawBody = Buffer.from('{"model":"m","messages":[{"role":"user","content":"hi"}]}');
-  return { route, method: 'POST', path: '', query: '', body: JSON.parse(rawBody.toString()), strictReferenceCompliance: true, rawBody, contentType: 'application/json', params: {}, ...extra };
+function call(route: RouteKind, extra: Partial<CallParts> = {}): InferenceCall {
+  return inferenceCall(route, { model: 'm', messages: [{ role: 'user', content: 'hi' }] }, extra);
 }
 
 function url(provider: string, baseUrl: string, input: InferenceCall): string {

@@ -27,7 +27,7 @@ function localServerUrl(call: InferenceCall, target: ProviderTarget): string {
 
 export const openAiCompatibleVendors: readonly OpenAiCompatibleVendor[] = [
   // https://platform.openai.com/docs/api-reference
-  { name: 'openai', defaultBaseUrl: 'https://api.openai.com/v1', auth: 'bearer', routes: OPENAI_ROUTES, images: true, reasoning: true, promptCaching: true },
+  { name: 'openai', defaultBaseUrl: 'https://api.openai.com/v1', auth: 'bearer', routes: OPENAI_ROUTES },
   // https://console.groq.com/docs/openai ("not supported ... will result in a 400 error")
   {
     name: 'groq',
@@ -41,7 +41,7 @@ export const openAiCompatibleVendors: readonly OpenAiCompatibleVendor[] = [
   // https://docs.fireworks.ai/tools-sdks/openai-compatibility
   { name: 'fireworks-ai', defaultBaseUrl: 'https://api.fireworks.ai/inference/v1', auth: 'bearer', routes: CHAT_FAMILY },
   // https://api-docs.deepseek.com/
-  { name: 'deepseek', defaultBaseUrl: 'https://api.deepseek.com/v1', auth: 'bearer', routes: ['chat', 'completions', 'models'], reasoning: true },
+  { name: 'deepseek', defaultBaseUrl: 'https://api.deepseek.com/v1', auth: 'bearer', routes: ['chat', 'completions', 'models'] },
   // https://docs.mistral.ai/api/ (the seed is called random_seed; unknown fields are rejected)
   {
     name: 'mistral-ai',

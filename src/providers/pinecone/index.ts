@@ -20,7 +20,7 @@ export function createPineconeAdapter(): ProviderAdapter {
   return defineAdapter({
     name: 'pinecone',
     defaultBaseUrl: 'https://api.pinecone.io',
-    capabilities: { streaming: false, tools: false, images: false, reasoning: false, promptCaching: false, framing: 'sse' },
+    capabilities: { streaming: false, tools: false, framing: 'sse' },
     headers: (target) => ({ 'x-pinecone-api-version': PINECONE_API_VERSION, ...authHeaders('api-key', target.apiKey) }),
     parseError: parsePineconeError,
     routes: {

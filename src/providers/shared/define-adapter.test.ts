@@ -1,22 +1,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { inferenceCall } from '../../../test/helpers/provider-cases.ts';
+import type { CallParts } from '../../core/inference-call.ts';
 import type { InferenceCall, ProviderTarget, RouteKind } from '../contract.ts';
 import { defineAdapter } from './define-adapter.ts';
 
 const target: ProviderTarget = { provider: 'example', baseUrl: 'https://api.example/v1', customHost: false, apiKey: 'k', cloud: {} };
 
-function call(route: RouteKind, extra: Partial<InferenceCall> = {}): InferenceCall {
-  const body = { model: 'm' };
-  return {
-    route, method: 'POST', path: '/files', query: '', body, strictReferenceCompliance: true,
-    rawBody: Buffer.from(JSON.stringify(body)), contentType: 'application/json', params: {}, ...extra,
-  };
+function call(route: RouteKind, extra: Partial<CallParts> = {}): InferenceCall {
+  return inferenceCall(route, { model: 'm' }, { path: '/files', ...extra });
 }
 
 const checked: string[] = [];
 const adapter = defineAdapter({
   name: 'example',
-  capabilities: { streaming: false, tools: false, images: false, reasoning: false, promptCaching: false, framing: 'sse' },
+  capabilities: { streaming: false, tools: false, framing: 'sse' },
   defaultBaseUrl: 'https://api.example/v1',
   headers: (to) => ({ 'x-key': to.apiKey ?? '' }),
   checkTarget: (to) => void checked.push(to.provider),

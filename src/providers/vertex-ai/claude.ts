@@ -13,8 +13,9 @@ import { isRecord } from '../shared/json.ts';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
-export function claudeRequest(chat: ChatRequest, call: InferenceCall): { body: string; warnings: string[]; method: string } {
+export function claudeRequest(chat: ChatRequest, call: InferenceCall, target: ProviderTarget): { body: string; warnings: string[]; method: string } {
   const { body, warnings } = toAnthropicMessagesBody(chat, {
+    provider: target.provider,
     strictReferenceCompliance: call.strictReferenceCompliance,
     anthropicVersion: VERTEX_ANTHROPIC_VERSION,
     includeModel: false,

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { inferenceCall } from '../../../test/helpers/provider-cases.ts';
 import type { InferenceCall, ProviderTarget, RouteKind } from '../contract.ts';
 import { createVertexAdapter } from './index.ts';
 
@@ -19,7 +20,7 @@ function custom(baseUrl: string): ProviderTarget {
 }
 
 function call(route: RouteKind, body: unknown, path = ''): InferenceCall {
-  return { route, method: 'POST', path, query: '', body, strictReferenceCompliance: true, rawBody: Buffer.from(JSON.stringify(body)), contentType: 'application/json', params: {} };
+  return inferenceCall(route, body, { path });
 }
 
 const rankingConfig = 'projects/other-project/locations/global/rankingConfigs/my_config';

@@ -40,7 +40,7 @@ export function createVertexAdapter(options: AdapterOptions = {}): ProviderAdapt
 
   return defineAdapter({
     name: 'vertex-ai',
-    capabilities: { streaming: true, tools: true, images: true, reasoning: true, promptCaching: false, framing: 'sse' },
+    capabilities: { streaming: true, tools: true, framing: 'sse' },
     defaultBaseUrl: undefined,
     baseUrlFor: vertexBaseUrl,
     // the access token is fetched (or taken from the client) in prepare()
@@ -51,10 +51,10 @@ export function createVertexAdapter(options: AdapterOptions = {}): ProviderAdapt
         request(call, target) {
           const request = chatRequestOf(call);
           if (isClaude(request.model)) {
-            const claude = claudeRequest(request, call);
+            const claude = claudeRequest(request, call, target);
             return { url: publisherModel(target, checkedModel(request.model), claude.method, 'anthropic'), body: claude.body, warnings: claude.warnings };
           }
-          const chat = geminiChatCall(call);
+          const chat = geminiChatCall(call, target);
           const method = chat.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
           return { url: publisherModel(target, checkedModel(chat.model), method), body: chat.body, warnings: chat.warnings };
         },

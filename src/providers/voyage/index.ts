@@ -13,7 +13,7 @@ export function createVoyageAdapter(): ProviderAdapter {
   return defineAdapter({
     name: 'voyage',
     defaultBaseUrl: 'https://api.voyageai.com/v1',
-    capabilities: { streaming: false, tools: false, images: false, reasoning: false, promptCaching: false, framing: 'sse' },
+    capabilities: { streaming: false, tools: false, framing: 'sse' },
     headers: (target) => authHeaders('bearer', target.apiKey),
     parseError: parseVoyageError,
     routes: {
