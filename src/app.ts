@@ -18,7 +18,16 @@ import { createSemanticCaches } from './cache/semantic/semantic-caches.ts';
 import { createCheckRegistry } from './guardrails/registry.ts';
 import { createSavedGuardrails } from './domain/guardrails/saved-guardrails.ts';
 import { createSavedConfigs } from './domain/configs/saved-configs.ts';
+import { mappedValues } from './domain/secret-references/mapping-values.ts';
+import { createSecretMappingResolver } from './domain/secret-references/resolve.ts';
+import { createSavedProviders } from './domain/providers/saved-providers.ts';
+import { isProviderReference } from './domain/providers/slug.ts';
 import { createWorkspaceDefaults } from './domain/workspaces/request-defaults.ts';
+import { createPriceBook } from './domain/model-pricing/price-book.ts';
+import { applyLimitHeaders } from './limits/limit-error.ts';
+import { createRateLimits } from './pipeline/steps/rate-limits.ts';
+import type { Budgets } from './limits/budgets-service.ts';
+import { providerExhaustion } from './pipeline/steps/budgets.ts';
 import { registerAdminRoutes } from './http/admin/index.ts';
 import { cloudHeaderPrefixes } from './http/parse-gateway-headers.ts';
 import { registerAuth, type CredentialResolver } from './http/plugins/auth.ts';
@@ -28,6 +37,7 @@ import { registerRequestLog } from './http/plugins/request-log.ts';
 import { errorAnswerOptions, registerServerAnswers } from './http/plugins/server-answers.ts';
 import { registerInferenceRoutes } from './http/routes/inference.ts';
 import { registerModelsRoute } from './http/routes/models.ts';
+import { registerModelPricingRoute } from './http/routes/model-pricing.ts';
 import { registerOpenApiRoute } from './http/routes/openapi.ts';
 import { registerOperationsRoutes } from './http/routes/operations.ts';
 import { registerProxyRoutes } from './http/routes/proxy.ts';
@@ -49,6 +59,8 @@ export interface AppDeps {
   secrets: SecretCipher;
   /** where each inference request's row goes (batched off the request path) */
   requestLog: RequestLogWriter;
+  /** usage limits: reservations in the counter store, policies held in process, entities written off the request path */
+  budgets: Budgets;
   logger?: Logger;
   lookup?: LookupAll;
   newTraceId?: () => string;
@@ -70,6 +82,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('gateway', undefined);
   registerBodyParsers(app);
   registerErrorHandling(app);
+  // onError runs before the error handler renders the body: a limit's refusal gets its retry-after and x-ratelimit-*
+  app.addHook('onError', (_request, reply, error, done) => {
+    applyLimitHeaders(error, reply);
+    done();
+  });
   registerServerAnswers(app);
   registerAuth(app, deps.credentials);
   // after auth (a row needs the caller's organisation), before the routes it hooks onto
@@ -83,13 +100,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', () => savedGuardrails.close());
   // saved configs are checked against the same providers as x-gateway-config
   const configRules = {
-    isKnownProvider: (name: string) => deps.registry.has(name),
+    // `provider: "@slug"` names a saved provider, resolved per request (pipeline/saved-provider-target.ts)
+    isKnownProvider: (name: string) => isProviderReference(name) || deps.registry.has(name),
     servesEmbeddings: (name: string) => deps.registry.get(name)?.capabilities.routes.has('embeddings') === true,
   };
   const savedConfigs = await createSavedConfigs(deps.database.db, deps.kv, { parse: configRules, secrets: deps.secrets });
   app.addHook('onClose', () => savedConfigs.close());
   const workspaceDefaults = await createWorkspaceDefaults(deps.database.db, deps.kv);
   app.addHook('onClose', () => workspaceDefaults.close());
+  // `@slug` and virtual keys: provider records with their opened credentials, held in process
+  const savedProviders = await createSavedProviders(deps.database.db, deps.kv, { secrets: deps.secrets });
+  app.addHook('onClose', () => savedProviders.close());
+  // secret references: values fetched from their managers (through the SSRF guard), held in memory for a short TTL
+  const secretReferences = await createSecretMappingResolver({
+    db: deps.database.db, kv: deps.kv, cipher: deps.secrets, allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}),
+  });
+  app.addHook('onClose', () => secretReferences.close());
+  // model prices (custom, integration, catalog) held in process for the cost of each request
+  const prices = await createPriceBook(deps.database.db, deps.kv);
+  app.addHook('onClose', () => prices.close());
+  const rateLimits = await createRateLimits({ db: deps.database.db, kv: deps.kv, metrics: deps.metrics, onStoreError: (error) => app.log.warn({ err: error }, 'rate limits: the counter store failed') });
+  app.addHook('onClose', () => rateLimits.close());
+  const budgets = deps.budgets;
+  // a saved provider reads `exhausted` while its usage limit is used up: requests (429) and admin reads alike
+  const providerExhausted = providerExhaustion(budgets);
   // semantic cache indexes, kept in step across nodes over the kv store's pub/sub
   const semantic = await createSemanticCaches({ kv: deps.kv, nodeId: randomUUID(), log: app.log });
   app.addHook('onClose', () => semantic.close());
@@ -98,6 +132,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     savedGuardrails,
     savedConfigs,
     workspaceDefaults,
+    savedProviders,
+    secretMappings: mappedValues(secretReferences),
+    prices,
+    rateLimits,
+    budgets,
+    providerExhausted,
     responses: createResponseCache({ kv: deps.kv }),
     semantic,
     registry: deps.registry,
@@ -110,6 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   registerOperationsRoutes(app, deps);
   registerOpenApiRoute(app);
+  registerModelPricingRoute(app);
   registerAdminRoutes(app, {
     database: deps.database,
     kv: deps.kv,
@@ -119,7 +160,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     checkRegistry,
     configRules,
     savedConfigs,
+    usagePolicies: budgets.policies,
+    providerExhausted,
     secrets: deps.secrets,
+    providerRegistry: deps.registry,
+    customHosts: { allowlist: deps.allowlist, lookup: deps.lookup },
   });
   registerInferenceRoutes(app, forwardDeps);
   registerModelsRoute(app, forwardDeps);

@@ -14,6 +14,7 @@ import { bootstrap, type BootstrapResult } from './domain/bootstrap.ts';
 import { openKvStore } from './kv/index.ts';
 import type { KvStore } from './kv/store.ts';
 import { createMetrics } from './metrics/metrics.ts';
+import { createBudgets, type Budgets } from './limits/budgets-service.ts';
 import { createRequestLogWriter, type RequestLogWriter } from './logging/request-log.ts';
 import { insertRequestLogs } from './storage/repositories/request-logs.ts';
 import { createProviderRegistry } from './providers/registry.ts';
@@ -33,6 +34,8 @@ export interface Gateway {
   encryptionKeySource: EncryptionKey['source'];
   /** the request log's writer (tests call its flush() instead of waiting for a batch) */
   requestLog: RequestLogWriter;
+  /** usage limits (tests call its flush() instead of waiting for the entity writer) */
+  budgets: Budgets;
   close(): Promise<void>;
 }
 
@@ -53,7 +56,7 @@ export function createLogger(config: GatewayConfig): Logger {
 export async function createGateway(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<Gateway> {
   const allowlist = parseAllowlist(config.customHostAllowlist);
   // before the database opens: a malformed key stops the start, it never half-starts
-  const encryptionKey = loadEncryptionKey(config.encryptionKey, config.dataDir);
+  const encryptionKey = loadEncryptionKey(config.encryptionKey, config.dataDir, config.previousEncryptionKeys);
   const database = await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDataDir ?? config.dataDir });
   try {
     await migrate(database.db);
@@ -70,10 +73,12 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
       logger: overrides.logger ?? pino({ level: 'silent' }),
       dropped: metrics.requestLogDropped,
     });
+    const budgetLog = overrides.logger ?? pino({ level: 'silent' });
+    const budgets = await createBudgets({ db: database.db, kv, metrics, onError: (error) => budgetLog.warn({ err: error }, 'budgets: the counter store or the database failed') });
     const app = await buildApp({
       database,
       kv,
-      secrets: createSecretCipher(encryptionKey.key),
+      secrets: createSecretCipher(encryptionKey.key, encryptionKey.previous),
       credentials: (secret) => (looksLikeJwt(secret) ? tokens.resolve(secret) : keys.resolve(secret)),
       invalidation,
       headersToMask: config.headersToMask,
@@ -82,6 +87,7 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
       allowlist,
       metrics,
       requestLog,
+      budgets,
       ...(overrides.logger ? { logger: overrides.logger } : {}),
       ...(overrides.lookup ? { lookup: overrides.lookup } : {}),
     });
@@ -92,8 +98,11 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
       bootstrap: started,
       encryptionKeySource: encryptionKey.source,
       requestLog,
+      budgets,
       async close() {
         await app.close();
+        // every request has ended: its settlement is written, then the entities it changed
+        await budgets.close();
         // every request has ended: its row is queued, and must reach the database before it closes
         await requestLog.close();
         await invalidation.close();

@@ -86,6 +86,7 @@ export function createKeyResolver(options: KeyResolverOptions): KeyResolver {
       userId: row.userId,
       expiresAt,
       ...defaultConfigOf(row.defaults),
+      ...(row.rateLimits && row.rateLimits.length > 0 ? { rateLimits: Object.freeze([...row.rateLimits]) } : {}),
     };
   }
 

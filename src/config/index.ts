@@ -13,6 +13,8 @@ export interface GatewayConfig {
   /** the organisation owner's email: the bootstrap creates that user on the first start */
   ownerEmail: string;
   encryptionKey: string | undefined;
+  /** GATEWAY_ENCRYPTION_KEYS_PREVIOUS: older keys that still open values sealed before a rotation */
+  previousEncryptionKeys: string | undefined;
   customHostAllowlist: string[];
   headersToMask: string[];
   logLevel: LogLevel;
@@ -64,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     adminApiKey,
     ownerEmail,
     encryptionKey: nonEmpty(env.GATEWAY_ENCRYPTION_KEY),
+    previousEncryptionKeys: nonEmpty(env.GATEWAY_ENCRYPTION_KEYS_PREVIOUS),
     customHostAllowlist: list(env.GATEWAY_CUSTOM_HOST_ALLOWLIST),
     headersToMask: list(env.ORGANISATION_HEADERS_TO_MASK).map((name) => name.toLowerCase()),
     logLevel,

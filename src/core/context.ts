@@ -25,6 +25,8 @@ export interface Principal {
   expiresAt: number | null;
   /** an API key's `defaults.config_id`: the saved config its requests use when they name none */
   defaultConfig?: { id: string; allowOverride: boolean } | undefined;
+  /** an API key's inline `rate_limits` as stored (§0.7 RateLimits); the rate-limits step reads them */
+  rateLimits?: readonly unknown[] | undefined;
 }
 
 export interface TraceContext {
@@ -39,8 +41,12 @@ export interface GatewayHeaders {
   metadata: Record<string, unknown>;
   /** provider name; `@slug` is kept in providerSlug instead */
   provider: string | undefined;
+  /** `@slug` of x-gateway-provider without the `@`: a saved provider */
   providerSlug: string | undefined;
+  /** x-gateway-virtual-key: the legacy name of a saved provider's slug */
   virtualKey: string | undefined;
+  /** where providerSlug or virtualKey came from when not from their headers (a config target's field path), for errors */
+  savedProviderParam?: string | undefined;
   config: string | undefined;
   customHost: string | undefined;
   /** the provider token from `Authorization: Bearer <token>` */

@@ -38,8 +38,10 @@ function inferenceCall(request: FastifyRequest, routed: RoutedBody, path = ''): 
   const url = request.raw.url ?? '';
   const queryStart = url.indexOf('?');
   const contentType = request.headers['content-type'];
+  // explicit fields, not a spread: one object shape for every call
   return {
-    ...routed,
+    route: routed.route,
+    body: routed.body,
     method: request.method,
     path,
     query: queryStart >= 0 ? url.slice(queryStart + 1) : '',
@@ -47,7 +49,7 @@ function inferenceCall(request: FastifyRequest, routed: RoutedBody, path = ''): 
     rawBody: request.rawBody,
     contentType,
     params: (request.params as Record<string, string> | undefined) ?? {},
-  };
+  } as InferenceCall;
 }
 
 /** The x-gateway-* headers of the answer: which provider and target answered, retries, cache, guardrails, warnings. */

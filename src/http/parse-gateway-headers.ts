@@ -8,6 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { invalidParam } from '../core/errors.ts';
 import type { GatewayHeaders } from '../core/context.ts';
 import type { CloudSettings } from '../providers/contract.ts';
+import { isProviderSlug } from '../domain/providers/slug.ts';
 
 /** What parsing needs besides the headers, fixed at start-up. */
 export interface HeaderParsing {
@@ -86,6 +87,12 @@ function parseHeaderList(headers: IncomingHttpHeaders, name: string): string[] {
   return (items as string[]).map((item) => item.toLowerCase());
 }
 
+/** A saved provider's slug (`@slug` in x-gateway-provider, x-gateway-virtual-key): refused by its form, before any lookup. */
+function parseSlug(value: string | undefined, name: string): string | undefined {
+  if (value === undefined || isProviderSlug(value)) return value;
+  throw invalidParam(name, `Header ${name} names a malformed provider slug: a slug is 1 to 255 letters, digits, "_" or "-".`, 'invalid_provider_slug');
+}
+
 function parseBearer(headers: IncomingHttpHeaders): string | undefined {
   const value = single(headers, 'authorization');
   if (value === undefined) return undefined;
@@ -142,8 +149,8 @@ export function parseGatewayHeaders(headers: IncomingHttpHeaders, parsing: Heade
     },
     metadata: parseMetadata(headers, 'x-gateway-metadata'),
     provider: isSlug ? undefined : providerHeader?.toLowerCase(),
-    providerSlug: isSlug ? providerHeader!.slice(1) : undefined,
-    virtualKey: single(headers, 'x-gateway-virtual-key'),
+    providerSlug: isSlug ? parseSlug(providerHeader!.slice(1), 'x-gateway-provider') : undefined,
+    virtualKey: parseSlug(single(headers, 'x-gateway-virtual-key'), 'x-gateway-virtual-key'),
     config: single(headers, 'x-gateway-config'),
     customHost: single(headers, 'x-gateway-custom-host'),
     providerToken: parseBearer(headers),

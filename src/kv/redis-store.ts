@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { KvStore, Unsubscribe } from './store.ts';
+import type { KvScript, KvScriptReply, KvStore, Unsubscribe } from './store.ts';
 
 const INCR_WITH_TTL = `
 local value = redis.call('INCRBY', KEYS[1], ARGV[1])
@@ -14,6 +15,23 @@ export function createRedisStore(url: string, options: { prefix?: string } = {})
   client.on('error', () => {});
   let subscriber: Redis | undefined;
   const listeners = new Map<string, Set<(message: string) => void>>();
+  const digests = new WeakMap<KvScript, string>();
+
+  /** EVALSHA, so the script's text crosses the wire once; EVAL when this server has not seen it yet. */
+  async function runScript(script: KvScript, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<KvScriptReply> {
+    let sha = digests.get(script);
+    if (sha === undefined) {
+      sha = createHash('sha1').update(script.lua).digest('hex');
+      digests.set(script, sha);
+    }
+    const prefixed = keys.map((key) => prefix + key);
+    try {
+      return (await client.evalsha(sha, prefixed.length, ...prefixed, ...args)) as KvScriptReply;
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return (await client.eval(script.lua, prefixed.length, ...prefixed, ...args)) as KvScriptReply;
+    }
+  }
 
   async function subscriberClient(): Promise<Redis> {
     if (subscriber) return subscriber;
@@ -41,6 +59,7 @@ export function createRedisStore(url: string, options: { prefix?: string } = {})
       const value = await client.eval(INCR_WITH_TTL, 1, prefix + key, by, ttlMs);
       return Number(value);
     },
+    runScript,
     async publish(channel, message) {
       await client.publish(prefix + channel, message);
     },

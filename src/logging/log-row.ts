@@ -1,12 +1,17 @@
 /**
  * A finished request's record -> its request_logs row. What is stored: who called (organisation, workspace, API key,
  * user), the trace, route, method, path (never the query string: pass-through queries may carry provider keys),
- * provider, model, status, timing, cache status, retries, the target that answered, token counts, x-gateway-metadata,
- * guardrail verdicts and the error. What is not: request and response bodies, headers, provider credentials.
+ * provider, model, status, timing, cache status, retries, the target that answered, token counts (cached, cache
+ * written and reasoning ones too), the cost, x-gateway-metadata, guardrail verdicts and the error. What is not:
+ * request and response bodies, headers, provider credentials.
+ *
+ * The cost is USD with 12 decimals (exact picodollars, src/pricing/money.ts), null when not known, never a guessed 0.
+ * A cache hit costs 0; what it saved (the cost the answer had) goes into `saved_cost`.
  */
 import type { GatewayHeaders, Principal } from '../core/context.ts';
+import { usdText } from '../pricing/money.ts';
 import type { NewRequestLogRow } from '../storage/repositories/request-logs.ts';
-import type { LoggedError, RequestRecord } from './request-record.ts';
+import { recordCost, type LoggedError, type RequestRecord } from './request-record.ts';
 
 /** nginx's 499 "client closed request": the connection closed before any of the answer was sent */
 export const CLIENT_CLOSED_STATUS = 499;
@@ -51,6 +56,10 @@ export function logRow(input: RowInputs): NewRequestLogRow {
   const hooks = record.inputVerdicts || record.outputVerdicts
     ? { before_request_hooks: record.inputVerdicts ?? [], after_request_hooks: record.outputVerdicts ?? [] }
     : null;
+  const answered = status >= 200 && status < 300;
+  const isSuccess = answered && error === undefined;
+  const { cost, saved } = recordCost(record, answered);
+  const metadata = gateway?.metadata ?? {};
   return {
     id: input.id,
     organisationId: principal.organisationId,
@@ -69,7 +78,7 @@ export function logRow(input: RowInputs): NewRequestLogRow {
     provider: record.provider ?? null,
     model: record.model ?? (typeof requestModel === 'string' ? requestModel : undefined) ?? record.answerModel ?? null,
     status,
-    isSuccess: status >= 200 && status < 300 && error === undefined,
+    isSuccess,
     streamMode: record.streamed || bodyField(input.requestBody, 'stream') === true,
     responseTimeMs: Math.max(0, Math.round(input.endedAt - record.startedAt)),
     cacheStatus: record.cacheStatus ?? null,
@@ -80,7 +89,14 @@ export function logRow(input: RowInputs): NewRequestLogRow {
     promptTokens: usage?.prompt ?? null,
     completionTokens: usage?.completion ?? null,
     totalTokens: usage?.total ?? null,
-    metadata: gateway?.metadata ?? {},
+    cachedTokens: usage?.cached ?? null,
+    cacheWriteTokens: usage?.cacheWrite ?? null,
+    reasoningTokens: usage?.reasoning ?? null,
+    cost: cost === null ? null : usdText(cost),
+    providerSlug: record.providerSlug ?? null,
+    integrationId: record.integrationId ?? null,
+    savedCost: saved === null ? null : usdText(saved),
+    metadata,
     hookResults: hooks,
     error: error ? { message: error.message, type: error.type, code: error.code } : null,
   };

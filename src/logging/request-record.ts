@@ -6,6 +6,8 @@
  * the log's sake beyond a relayed stream's last bytes. Every helper accepts `undefined` (routes without a log).
  */
 import type { HookResult } from '../guardrails/hooks.ts';
+import { costOfUsage } from '../pricing/cost.ts';
+import type { ModelPrice } from '../pricing/model-price.ts';
 import { usageInStreamTail, usageOf, type TokenUsage } from './usage.ts';
 
 export interface LoggedError {
@@ -31,6 +33,21 @@ export interface RequestRecord {
   configId: string | undefined;
   configVersionId: string | undefined;
   usage: TokenUsage | undefined;
+  /**
+   * the chosen answer's model price (the cost step, src/pipeline/steps/cost.ts); null: looked up, none known. The
+   * cost is usage x price when the row is built, so a stream's usage noted at its end is priced too.
+   */
+  price: ModelPrice | null | undefined;
+  /** the answer came from the response cache: nothing was paid for it, and its price is a saving */
+  servedFromCache: boolean;
+  /**
+   * picodollars spent on attempts that answered and were not chosen (a fallback after an answer its guardrails
+   * failed); null when one of them reported usage and no price is known; undefined when none reported usage
+   */
+  earlierAttemptsCost: bigint | null | undefined;
+  /** the saved provider (`@slug`, a virtual key) the request used, and its integration (the integrations group sets them) */
+  providerSlug: string | undefined;
+  integrationId: string | undefined;
   inputVerdicts: readonly HookResult[] | undefined;
   outputVerdicts: readonly HookResult[] | undefined;
   error: LoggedError | undefined;
@@ -50,6 +67,11 @@ export function newRequestRecord(startedAt: number, route: string | undefined): 
     configId: undefined,
     configVersionId: undefined,
     usage: undefined,
+    price: undefined,
+    servedFromCache: false,
+    earlierAttemptsCost: undefined,
+    providerSlug: undefined,
+    integrationId: undefined,
     inputVerdicts: undefined,
     outputVerdicts: undefined,
     error: undefined,
@@ -103,4 +125,41 @@ export function noteErrorBody(record: RequestRecord | undefined, body: unknown):
     record.inputVerdicts ??= verdicts(before);
     record.outputVerdicts ??= verdicts(after);
   }
+}
+
+/** An attempt that answered with `usage` and was not chosen: its cost joins the request's. */
+export function noteEarlierAttemptCost(record: RequestRecord | undefined, cost: bigint | null): void {
+  if (!record) return;
+  const sum = record.earlierAttemptsCost;
+  record.earlierAttemptsCost = sum === null || cost === null ? null : (sum ?? 0n) + cost;
+}
+
+export interface RecordCost {
+  /** picodollars paid for the request; null when not known */
+  cost: bigint | null;
+  /** picodollars a cache hit saved (the price of the answer it replayed); null when not a hit or not known */
+  saved: bigint | null;
+}
+
+/**
+ * What the request cost, once its answer has ended (usage x price, plus the attempts that answered before it). A
+ * cache hit costs nothing and saves its answer's price. A 2xx answer without usage (a stream without
+ * include_usage) makes the cost unknown: something was paid, nobody said how much. An error answer adds nothing.
+ */
+export function recordCost(record: RequestRecord, answered: boolean): RecordCost {
+  let chosen: bigint | null | undefined;
+  let saved: bigint | null = null;
+  const priced = record.usage && record.price ? costOfUsage(record.usage, record.price) : null;
+  if (record.servedFromCache) {
+    chosen = 0n;
+    saved = priced;
+  } else if (record.usage) {
+    chosen = priced;
+  } else {
+    chosen = answered ? null : undefined;
+  }
+  const earlier = record.earlierAttemptsCost;
+  if (chosen === undefined && earlier === undefined) return { cost: null, saved };
+  if (chosen === null || earlier === null) return { cost: null, saved };
+  return { cost: (chosen ?? 0n) + (earlier ?? 0n), saved };
 }

@@ -7,6 +7,24 @@ export interface Metrics {
   duration: Histogram<'route' | 'method'>;
   /** request-log records lost: `queue_full` (the oldest dropped), `write_failed` (a batch the database refused), `closed` */
   requestLogDropped: Counter<'reason'>;
+  /** requests refused by a rate limit, by where the limit comes from (policy, api_key, workspace, provider) and its type */
+  rateLimited: Counter<'source' | 'type'>;
+  /**
+   * rate-limit decisions made without the counter store (Redis unreachable or too slow): `open` let through,
+   * `closed` refused, `tokens_lost` an answer's tokens that could not be counted
+   */
+  rateLimitStoreFailures: Counter<'outcome'>;
+  /** requests a budget (usage limit) refused, by where the budget comes from (policy, api_key, workspace, provider) and its type */
+  budgetRefused: Counter<'source' | 'type'>;
+  /** budget alerts recorded: `threshold` (alert_threshold reached) or `exhausted`, once per window, by source */
+  budgetAlerts: Counter<'kind' | 'source'>;
+  /**
+   * budget decisions made without the counter store (Redis unreachable or too slow): `open` let through, `closed`
+   * refused, `settle_lost` a request's usage that could not be counted
+   */
+  budgetStoreFailures: Counter<'outcome'>;
+  /** requests a cost budget could not count: no price is known for their model */
+  budgetUnpriced: Counter;
 }
 
 export function createMetrics(options: { collectDefaults?: boolean } = {}): Metrics {
@@ -31,6 +49,41 @@ export function createMetrics(options: { collectDefaults?: boolean } = {}): Metr
       name: 'gateway_request_log_dropped_total',
       help: 'Request-log records dropped before reaching the database, by reason',
       labelNames: ['reason'],
+      registers: [registry],
+    }),
+    rateLimited: new Counter({
+      name: 'gateway_rate_limited_total',
+      help: 'Requests refused by a rate limit, by the source of the limit and its type',
+      labelNames: ['source', 'type'],
+      registers: [registry],
+    }),
+    rateLimitStoreFailures: new Counter({
+      name: 'gateway_rate_limit_store_failures_total',
+      help: 'Rate-limit decisions made without the counter store (unreachable or too slow), by outcome: open, closed, tokens_lost',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    budgetRefused: new Counter({
+      name: 'gateway_budget_refused_total',
+      help: 'Requests refused by a budget (usage limit), by the source of the budget and its type',
+      labelNames: ['source', 'type'],
+      registers: [registry],
+    }),
+    budgetAlerts: new Counter({
+      name: 'gateway_budget_alerts_total',
+      help: 'Budget alerts recorded (once per window): threshold reached or exhausted, by the source of the budget',
+      labelNames: ['kind', 'source'],
+      registers: [registry],
+    }),
+    budgetStoreFailures: new Counter({
+      name: 'gateway_budget_store_failures_total',
+      help: 'Budget decisions made without the counter store (unreachable or too slow), by outcome: open, closed, settle_lost',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    budgetUnpriced: new Counter({
+      name: 'gateway_budget_unpriced_total',
+      help: 'Requests a cost budget applied to but could not count, because no price is known for their model',
       registers: [registry],
     }),
   };

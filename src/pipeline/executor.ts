@@ -13,8 +13,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AbortLink } from '../core/abort-link.ts';
 import type { UpstreamCallOptions } from './call-upstream.ts';
 import type { GatewayHeaders, Principal } from '../core/context.ts';
-import { notImplemented } from '../core/errors.ts';
-import { resolveTarget, type TargetDeps } from './resolve-target.ts';
+import type { TargetDeps } from './resolve-target.ts';
+import { destinationFor } from './provider-reference.ts';
+import { noteSavedProvider, resolveAttemptTarget, type SavedProviderDeps } from './saved-provider-target.ts';
 import { guardrailDenied, GUARDRAIL_DENIED_STATUS } from '../guardrails/hooks.ts';
 import type { RequestRecord } from '../logging/request-record.ts';
 import { withBody, type InferenceCall } from '../core/inference-call.ts';
@@ -27,8 +28,11 @@ import { finishChosen } from './steps/finish.ts';
 import { guardInput, targetHooks, type GuardDeps } from './steps/input-guardrails.ts';
 import { noteAttempt, noteOutcome } from './steps/log-record.ts';
 import { callWithRetries } from './steps/upstream-call.ts';
+import { noteLeftAttempt, notePrice, type CostDeps } from './steps/cost.ts';
+import { requestRateLimits, type RateLimitDeps } from './steps/rate-limits.ts';
+import { requestBudgets, type BudgetDeps } from './steps/budgets.ts';
 
-export interface PipelineDeps extends TargetDeps, Omit<PlanDeps, 'random'>, GuardDeps, CacheLookupDeps {
+export interface PipelineDeps extends TargetDeps, SavedProviderDeps, Omit<PlanDeps, 'random'>, GuardDeps, CacheLookupDeps, RateLimitDeps, CostDeps, BudgetDeps {
   upstream: UpstreamClient;
   /** the loadbalance draw and retry jitter; Math.random unless a test pins it */
   random?: () => number;
@@ -52,9 +56,7 @@ function headersFor(headers: GatewayHeaders, attempt: Attempt): GatewayHeaders {
   return {
     ...headers,
     config: undefined,
-    provider: target.provider ?? headers.provider,
-    providerSlug: target.provider ? undefined : headers.providerSlug,
-    virtualKey: target.virtualKey,
+    ...destinationFor(headers, target, attempt.path),
     customHost: target.customHost ?? (sameProvider ? headers.customHost : undefined),
     providerToken: target.apiKey ?? headers.providerToken,
     cloud: { ...(sameProvider ? headers.cloud : {}), ...target.cloud },
@@ -75,16 +77,16 @@ function callFor(base: InferenceCall, attempt: Attempt): InferenceCall {
 
 export async function runPipeline(base: InferenceCall, headers: GatewayHeaders, io: PipelineIo, deps: PipelineDeps): Promise<Outcome> {
   const random = deps.random ?? Math.random;
-  const requestPlan = await planRequest(headers, base.body, io.principal, { ...deps, random });
+  // deps are passed as they are: spreading the dependency object per request costs an allocation and a copy
+  const requestPlan = await planRequest(headers, base.body, io.principal, deps, random);
   const { plan, workspace, savedConfig } = requestPlan;
+  const rateLimits = requestRateLimits(io.principal, workspace, headers.metadata, deps);
+  const budgets = requestBudgets(io.principal, headers, io.record, deps);
   let index: number | undefined = 0;
   while (index !== undefined) {
     const attempt: Attempt = plan.attempts[index]!;
-    if (attempt.target.virtualKey) {
-      throw notImplemented('Virtual keys in configs are not available in this version yet.', 'virtual_key_not_supported');
-    }
     const attemptHeaders = requestPlan.configured ? headersFor(headers, attempt) : headers;
-    const guarded = await guardInput(
+    const guarding = guardInput(
       callFor(base, attempt),
       {
         input: targetHooks(attempt.target.inputGuardrails, attempt.target.beforeRequestHooks),
@@ -96,6 +98,7 @@ export async function runPipeline(base: InferenceCall, headers: GatewayHeaders, 
       },
       deps,
     );
+    const guarded = guarding instanceof Promise ? await guarding : guarding;
     if (guarded.status !== 200) {
       // an input verdict does not change on a retry: only a fallback can do something about it
       const next = nextAttempt(plan, index, guarded.status);
@@ -105,40 +108,61 @@ export async function runPipeline(base: InferenceCall, headers: GatewayHeaders, 
       }
       if (guarded.status === GUARDRAIL_DENIED_STATUS) throw guardrailDenied('input', guarded.input);
     }
-    const { call } = guarded;
-    const { adapter, target } = await resolveTarget(attemptHeaders, call.route, deps);
+    const { adapter, target, call, savedProvider } = await resolveAttemptTarget(attemptHeaders, guarded.call, io.principal, deps);
     noteAttempt(io.record, adapter.name, call.body);
-    const cache = await lookupAttemptCache(attempt.target.cache, { call, provider: adapter.name, headers: attemptHeaders, clientGone: io.clientGone }, deps);
+    noteSavedProvider(io.record, savedProvider);
+    // before anything reaches a provider (the semantic cache's embedding call included); a refusal may fall back
+    const limited = await rateLimits.check({ provider: adapter.name, providerSlug: attemptHeaders.providerSlug, providerRecord: savedProvider });
+    if (limited) {
+      const next = nextAttempt(plan, index, limited.status);
+      if (next === undefined) throw limited;
+      index = next;
+      continue;
+    }
+    const cache = attempt.target.cache && await lookupAttemptCache(attempt.target.cache, { call, provider: adapter.name, headers: attemptHeaders, clientGone: io.clientGone }, deps);
     const chosen = {
       adapter,
       target,
       call,
       optionPath: requestPlan.configured ? attempt.path : undefined,
       savedConfig,
+      savedProvider,
       timeoutMs: attemptHeaders.requestTimeoutMs,
       input: guarded.input,
     };
     if (cache?.cached) {
       const outcome: Outcome = { ...chosen, answer: { kind: 'cached', cached: cache.cached }, retries: 0, cacheStatus: cache.status, warnings: cache.warnings, output: undefined, streamEnd: undefined };
       noteOutcome(io.record, outcome);
+      await notePrice(io.record, outcome, io.principal, deps);
       return outcome;
     }
+    // usage limits: an estimate reserved in every budget before the call, settled from its answer (steps/budgets.ts)
+    const budget = await budgets.reserve({ call, provider: adapter.name, providerSlug: attemptHeaders.providerSlug, savedProvider });
+    if (budget.refused) {
+      const next = nextAttempt(plan, index, budget.refused.status);
+      if (next === undefined) throw budget.refused;
+      index = next;
+      continue;
+    }
     const options: UpstreamCallOptions = { headers: attemptHeaders, clientHeaders: io.clientHeaders, clientGone: io.clientGone, allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}) };
-    const tried = await callWithRetries(
+    const tried = await budget.track(callWithRetries(
       { adapter, target, call, retry: attempt.target.retry, outputHooks: guarded.output, collectsStream: guarded.output.length > 0 || cache !== undefined, metadata: headers.metadata, options },
       { upstream: deps.upstream, checks: deps.checks, random },
-    );
+    ));
     const { answer, status } = tried;
     const failed = status === undefined || status >= 300 || tried.guardrailFailed;
     const next: number | undefined = failed ? nextAttempt(plan, index, status ?? 'network') : undefined;
     if (next !== undefined) {
+      await noteLeftAttempt(io.record, { provider: adapter.name, body: call.body, answer }, io.principal, deps);
       answer?.attempt.done();
       index = next;
       continue;
     }
     if (!answer) throw tried.failure;
-    const outcome = finishChosen({ ...chosen, answer, verdict: tried.verdict, retries: tried.retries, cache, outputHooks: guarded.output, metadata: headers.metadata, clientGone: io.clientGone }, { ...deps, record: io.record, onStoreError: io.onStoreError });
+    const outcome = finishChosen({ ...chosen, answer, verdict: tried.verdict, retries: tried.retries, cache, outputHooks: guarded.output, metadata: headers.metadata, clientGone: io.clientGone }, deps, io);
+    rateLimits.countTokens(outcome.answer, io.record);
     noteOutcome(io.record, outcome);
+    await notePrice(io.record, outcome, io.principal, deps);
     return outcome;
   }
   throw new Error('unreachable: the plan always has an attempt');

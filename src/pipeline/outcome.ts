@@ -4,6 +4,7 @@ import type { CacheStatus } from '../cache/pipeline.ts';
 import type { GatewayError } from '../core/errors.ts';
 import type { HookResult } from '../guardrails/hooks.ts';
 import type { InferenceCall, ProviderAdapter, ProviderTarget } from '../providers/contract.ts';
+import type { SavedProviderRef } from '../domain/providers/saved-providers.ts';
 import type { Answer } from './read-answer.ts';
 import type { OutputVerdict } from './steps/output-guardrails.ts';
 
@@ -21,6 +22,8 @@ export interface Outcome {
   /** the config path of the target that answered (x-gateway-last-used-option-index); undefined without a config */
   optionPath: string | undefined;
   savedConfig: { id: string; versionId: string } | undefined;
+  /** the saved provider (`@slug`, a virtual key) the answering attempt used: its id, slug, integration and limits */
+  savedProvider: SavedProviderRef | undefined;
   /** retries made on the target that answered */
   retries: number;
   timeoutMs: number | undefined;

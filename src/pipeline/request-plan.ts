@@ -8,6 +8,7 @@ import type { GatewayHeaders, Principal } from '../core/context.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import { plan, type Plan } from '../routing/planner.ts';
 import { configForRequest, type SavedConfigs } from '../domain/configs/saved-configs.ts';
+import { isProviderReference } from '../domain/providers/slug.ts';
 import { NO_SETTINGS } from '../routing/target-settings.ts';
 import type { WorkspaceDefaultsLookup, WorkspaceRequestDefaults } from '../domain/workspaces/request-defaults.ts';
 
@@ -24,7 +25,6 @@ export interface PlanDeps {
   registry: ProviderRegistry;
   savedConfigs: SavedConfigs;
   workspaceDefaults: WorkspaceDefaultsLookup;
-  random: () => number;
 }
 
 /** The path a request without a config reports in errors (`workspace.defaults.input_guardrails[0]`). */
@@ -32,15 +32,16 @@ export const UNCONFIGURED_PATH = 'request';
 
 const SINGLE: Plan = { attempts: [{ path: UNCONFIGURED_PATH, index: '', name: undefined, target: NO_SETTINGS, fallbacks: [] }] };
 
-export async function planRequest(headers: GatewayHeaders, body: unknown, principal: Principal | undefined, deps: PlanDeps): Promise<RequestPlan> {
+export async function planRequest(headers: GatewayHeaders, body: unknown, principal: Principal | undefined, deps: PlanDeps, random: () => number): Promise<RequestPlan> {
   const workspace = principal ? await deps.workspaceDefaults(principal.organisationId, principal.workspaceId) : { inputGuardrails: [], outputGuardrails: [] };
   const requested = await configForRequest(headers.config, principal, deps.savedConfigs, {
-    isKnownProvider: (name) => deps.registry.has(name),
+    // `provider: "@slug"` names a saved provider: resolved per attempt (saved-provider-target.ts)
+    isKnownProvider: (name) => isProviderReference(name) || deps.registry.has(name),
     servesEmbeddings: (name) => deps.registry.get(name)?.capabilities.routes.has('embeddings') === true,
   });
   if (!requested) return { plan: SINGLE, configured: false, workspace, savedConfig: undefined };
   return {
-    plan: plan(requested.config, { metadata: headers.metadata, params: body }, deps.random),
+    plan: plan(requested.config, { metadata: headers.metadata, params: body }, random),
     configured: true,
     workspace,
     savedConfig: requested.saved,

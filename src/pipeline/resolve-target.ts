@@ -1,7 +1,7 @@
 /**
- * Provider selection: which adapter and which target serve this call. Direct credentials and custom hosts are
- * resolved here; saved providers (`@slug`), legacy virtual keys and configs are answered with a clear error
- * until their issues land (see docs/decisions.md).
+ * Provider selection: which adapter and which target serve this call, from a provider name with direct credentials
+ * or a custom host. Saved providers (`@slug`, virtual keys, `@slug/model`) are resolved before this, in
+ * saved-provider-target.ts; configs are planned into attempts before that (request-plan.ts).
  */
 import { LRUCache } from 'lru-cache';
 import type { GatewayHeaders } from '../core/context.ts';
@@ -26,7 +26,8 @@ export function createCheckedHostCache(): LRUCache<string, string> {
   return new LRUCache<string, string>({ max: 10_000, ttl: 30_000 });
 }
 
-async function customBaseUrl(customHost: string, deps: TargetDeps): Promise<string> {
+/** The base URL of a custom host, checked by the SSRF guard (and held briefly: see TargetDeps.checkedHosts). */
+export async function customBaseUrl(customHost: string, deps: Pick<TargetDeps, 'allowlist' | 'lookup' | 'checkedHosts'>): Promise<string> {
   const cached = deps.checkedHosts?.get(customHost);
   if (cached !== undefined) return cached;
   const url = await checkCustomHost(customHost, deps.allowlist, deps.lookup);
@@ -48,15 +49,6 @@ export function hasProviderSignal(headers: GatewayHeaders): boolean {
 export async function resolveTarget(headers: GatewayHeaders, route: RouteKind, deps: TargetDeps): Promise<ResolvedTarget> {
   if (headers.config) {
     throw notImplemented('Routing configs (x-gateway-config) are not available in this version yet.', 'config_not_supported');
-  }
-  if (headers.providerSlug) {
-    throw notImplemented(
-      `Saved providers (x-gateway-provider: @${headers.providerSlug}) are not available in this version yet; send the provider name with Authorization instead.`,
-      'provider_slug_not_supported',
-    );
-  }
-  if (headers.virtualKey) {
-    throw notImplemented('Virtual keys (x-gateway-virtual-key) are not available in this version yet.', 'virtual_key_not_supported');
   }
   if (!headers.provider) {
     throw badRequest(

@@ -316,6 +316,8 @@ export const requestLogs = pgTable(
     reasoningTokens: integer('reasoning_tokens'),
     /** USD as an exact decimal; null when no price is known (never 0 for unknown) */
     cost: numeric('cost', { precision: 24, scale: 12 }),
+    /** what a cache hit saved (USD), the cost the answer had when it was stored */
+    savedCost: numeric('saved_cost', { precision: 24, scale: 12 }),
     /** the saved provider (`@slug`, a virtual key) the request used, and its integration */
     providerSlug: text('provider_slug'),
     integrationId: uuid('integration_id'),
@@ -364,7 +366,7 @@ export const integrations = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [uniqueIndex('integrations_org_slug_unique').on(table.organisationId, table.slug)],
+  (table) => [uniqueIndex('integrations_org_slug_active_unique').on(table.organisationId, table.slug).where(sql`${table.status} = 'active'`)],
 );
 
 export const integrationModels = pgTable(
@@ -438,7 +440,7 @@ export const providers = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [uniqueIndex('providers_workspace_slug_unique').on(table.workspaceId, table.slug)],
+  (table) => [uniqueIndex('providers_workspace_slug_active_unique').on(table.workspaceId, table.slug).where(sql`${table.status} = 'active'`)],
 );
 
 /** A named secret: held by an external manager (AWS, Azure, Vault), sealed here, or read from the environment. */
@@ -485,6 +487,8 @@ export const rateLimitPolicies = pgTable(
     /** rpm | rph | rpd */
     unit: text('unit').notNull(),
     value: doublePrecision('value').notNull(),
+    /** when the counter store (Redis) cannot be reached: `open` lets requests through, `closed` refuses them */
+    onStoreFailure: text('on_store_failure').notNull().default('open'),
     /** active | archived */
     status: text('status').notNull().default('active'),
     createdAt: createdAt(),
@@ -514,6 +518,8 @@ export const usageLimitPolicies = pgTable(
     periodicResetDays: integer('periodic_reset_days'),
     nextUsageResetAt: optionalTime('next_usage_reset_at'),
     lastResetAt: optionalTime('last_reset_at'),
+    /** when the counter store (Redis) cannot be reached: `closed` (the default for money) refuses, `open` lets through */
+    onStoreFailure: text('on_store_failure').notNull().default('closed'),
     status: text('status').notNull().default('active'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

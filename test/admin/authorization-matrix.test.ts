@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { ALL_SCOPES } from '../../src/auth/scopes.ts';
 import { hashApiKey } from '../../src/auth/secrets.ts';
+import { saveUsageLimitEntities } from '../../src/storage/repositories/usage-limit-policies.ts';
 import { apiKeys, auditLogs } from '../../src/storage/schema.ts';
 import { adminClient } from '../helpers/admin-client.ts';
 import { testBackends } from '../helpers/databases.ts';
@@ -130,12 +131,170 @@ const OPERATION_TABLE: Row[] = [
   { seed: 'Operation: create or manage configs (organisation-wide: admin keys)', action: 'configs.update', label: 'PUT /configs/{organisation-wide}',
     req: async (w) => ({ method: 'PUT', path: `/configs/${await savedConfig(w, undefined)}`, body: { name: 'renamed' } }),
     expect: { ...ADMIN_KEYS, ...WS_KEYS_DENIED } },
-  { seed: 'Operation: create or manage providers', action: 'providers.*', label: 'providers group', todo: 'providers group not implemented yet',
-    expect: { ...ADMIN_KEYS, svcA: '2xx' } },
+  // rate limits policies (code rule, no seed row; like configs): a workspace key manages its own workspace's (members
+  // read only), admin keys every workspace's and the organisation-wide ones; another workspace's is hidden
+  { seed: 'Operation: rate limits policies (in A)', action: 'rate_limits_policies.create', label: 'POST /policies/rate-limits in A',
+    req: (w) => ({ method: 'POST', path: '/policies/rate-limits', body: { ...RATE_POLICY, workspace_id: w.A } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: rate limits policies (not B)', action: 'rate_limits_policies.create', label: 'POST /policies/rate-limits in B',
+    req: (w) => ({ method: 'POST', path: '/policies/rate-limits', body: { ...RATE_POLICY, workspace_id: w.B } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: rate limits policies (of A)', action: 'rate_limits_policies.update', label: 'PUT /policies/rate-limits/{policy of A}',
+    req: async (w) => ({ method: 'PUT', path: `/policies/rate-limits/${await savedRatePolicy(w, w.A)}`, body: { value: 5 } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: rate limits policies (of A)', action: 'rate_limits_policies.delete', label: 'DELETE /policies/rate-limits/{policy of A}',
+    req: async (w) => ({ method: 'DELETE', path: `/policies/rate-limits/${await savedRatePolicy(w, w.A)}` }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: rate limits policies (of A)', action: 'rate_limits_policies.read', label: 'GET /policies/rate-limits/{policy of A}',
+    req: async (w) => ({ method: 'GET', path: `/policies/rate-limits/${await savedRatePolicy(w, w.A)}` }), expect: EVERYONE },
+  { seed: 'Operation: rate limits policies', action: 'rate_limits_policies.list', label: 'GET /policies/rate-limits',
+    req: () => ({ method: 'GET', path: '/policies/rate-limits' }), expect: EVERYONE },
+  { seed: 'Operation: rate limits policies (not B)', action: 'rate_limits_policies.update', label: 'PUT /policies/rate-limits/{policy of B}',
+    req: async (w) => ({ method: 'PUT', path: `/policies/rate-limits/${await savedRatePolicy(w, w.B)}`, body: { value: 5 } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: rate limits policies (organisation-wide: admin keys)', action: 'rate_limits_policies.update', label: 'PUT /policies/rate-limits/{organisation-wide}',
+    req: async (w) => ({ method: 'PUT', path: `/policies/rate-limits/${await savedRatePolicy(w, undefined)}`, body: { value: 5 } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_DENIED } },
+  // usage limits policies: the same rules as rate limits policies; resetting an entity is an update
+  { seed: 'Operation: usage limits policies (in A)', action: 'usage_limits_policies.create', label: 'POST /policies/usage-limits in A',
+    req: (w) => ({ method: 'POST', path: '/policies/usage-limits', body: { ...USAGE_POLICY, workspace_id: w.A } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: usage limits policies (not B)', action: 'usage_limits_policies.create', label: 'POST /policies/usage-limits in B',
+    req: (w) => ({ method: 'POST', path: '/policies/usage-limits', body: { ...USAGE_POLICY, workspace_id: w.B } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: usage limits policies (of A)', action: 'usage_limits_policies.update', label: 'PUT /policies/usage-limits/{policy of A}',
+    req: async (w) => ({ method: 'PUT', path: `/policies/usage-limits/${(await savedUsagePolicy(w, w.A)).id}`, body: { credit_limit: 500 } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: usage limits policies (of A)', action: 'usage_limits_policies.delete', label: 'DELETE /policies/usage-limits/{policy of A}',
+    req: async (w) => ({ method: 'DELETE', path: `/policies/usage-limits/${(await savedUsagePolicy(w, w.A)).id}` }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: usage limits policies (of A)', action: 'usage_limits_policies.read', label: 'GET /policies/usage-limits/{policy of A}?include_usage=true',
+    req: async (w) => ({ method: 'GET', path: `/policies/usage-limits/${(await savedUsagePolicy(w, w.A)).id}?include_usage=true` }), expect: EVERYONE },
+  { seed: 'Operation: usage limits policies (of A)', action: 'usage_limits_policies.read', label: 'GET /policies/usage-limits/{policy of A}/entities',
+    req: async (w) => ({ method: 'GET', path: `/policies/usage-limits/${(await savedUsagePolicy(w, w.A)).id}/entities` }), expect: EVERYONE },
+  { seed: 'Operation: usage limits policies (of A)', action: 'usage_limits_policies.reset_entity', label: 'PUT /policies/usage-limits/{policy of A}/entities/{entity}/reset',
+    req: async (w) => {
+      const { id, entityId } = await savedUsagePolicy(w, w.A);
+      return { method: 'PUT', path: `/policies/usage-limits/${id}/entities/${entityId}/reset` };
+    },
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: usage limits policies', action: 'usage_limits_policies.list', label: 'GET /policies/usage-limits',
+    req: () => ({ method: 'GET', path: '/policies/usage-limits' }), expect: EVERYONE },
+  { seed: 'Operation: usage limits policies (not B)', action: 'usage_limits_policies.update', label: 'PUT /policies/usage-limits/{policy of B}',
+    req: async (w) => ({ method: 'PUT', path: `/policies/usage-limits/${(await savedUsagePolicy(w, w.B)).id}`, body: { credit_limit: 500 } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: usage limits policies (not B)', action: 'usage_limits_policies.read', label: 'GET /policies/usage-limits/{policy of B}/entities',
+    req: async (w) => ({ method: 'GET', path: `/policies/usage-limits/${(await savedUsagePolicy(w, w.B)).id}/entities` }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: usage limits policies (organisation-wide: admin keys)', action: 'usage_limits_policies.update', label: 'PUT /policies/usage-limits/{organisation-wide}',
+    req: async (w) => ({ method: 'PUT', path: `/policies/usage-limits/${(await savedUsagePolicy(w, undefined)).id}`, body: { credit_limit: 500 } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_DENIED } },
+  // integrations: organisation ones are managed by admin keys only (workspace keys read those enabled for their
+  // workspace); a workspace key manages its own workspace's (members read only) and never sees another's
+  { seed: 'Operation: create or manage providers (integrations in A)', action: 'integrations.create', label: 'POST /integrations in A',
+    req: (w) => ({ method: 'POST', path: '/integrations', body: { name: 'Integration', slug: `int-${w.seq()}`, ai_provider_id: 'openai', workspace_id: w.A } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: create or manage providers (integrations: not B)', action: 'integrations.create', label: 'POST /integrations in B',
+    req: (w) => ({ method: 'POST', path: '/integrations', body: { name: 'Integration', slug: `int-${w.seq()}`, ai_provider_id: 'openai', workspace_id: w.B } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: create or manage providers (integrations of A)', action: 'integrations.update', label: 'PUT /integrations/{integration of A}',
+    req: async (w) => ({ method: 'PUT', path: `/integrations/${await savedIntegration(w, 'A')}`, body: { name: 'renamed' } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: create or manage providers (integrations of A)', action: 'integrations.delete', label: 'DELETE /integrations/{integration of A}',
+    req: async (w) => ({ method: 'DELETE', path: `/integrations/${await savedIntegration(w, 'A')}` }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: create or manage providers (integrations of A)', action: 'integrations.models.update', label: 'PUT /integrations/{integration of A}/models',
+    req: async (w) => ({ method: 'PUT', path: `/integrations/${await savedIntegration(w, 'A')}/models`, body: { models: [{ slug: 'gpt-4o', enabled: false }] } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: create or manage providers (integrations: not B)', action: 'integrations.update', label: 'PUT /integrations/{integration of B}',
+    req: async (w) => ({ method: 'PUT', path: `/integrations/${await savedIntegration(w, 'B')}`, body: { name: 'renamed' } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: create or manage providers (organisation integrations: admin keys)', action: 'integrations.read', label: 'GET /integrations/{organisation, enabled for A}',
+    req: async (w) => ({ method: 'GET', path: `/integrations/${await savedIntegration(w, 'organisation, enabled for A')}` }), expect: EVERYONE },
+  { seed: 'Operation: create or manage providers (organisation integrations: admin keys)', action: 'integrations.read', label: 'GET /integrations/{organisation, not enabled for A}',
+    req: async (w) => ({ method: 'GET', path: `/integrations/${await savedIntegration(w, 'organisation')}` }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: create or manage providers (organisation integrations: admin keys)', action: 'integrations.update', label: 'PUT /integrations/{organisation, enabled for A}',
+    req: async (w) => ({ method: 'PUT', path: `/integrations/${await savedIntegration(w, 'organisation, enabled for A')}`, body: { name: 'renamed' } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_DENIED } },
+  { seed: 'Operation: create or manage providers (organisation integrations: admin keys)', action: 'integrations.workspaces.update', label: 'PUT /integrations/{organisation, enabled for A}/workspaces',
+    req: async (w) => ({ method: 'PUT', path: `/integrations/${await savedIntegration(w, 'organisation, enabled for A')}/workspaces`, body: { workspaces: [{ id: w.B, enabled: false }] } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_DENIED } },
+  { seed: 'Operation: create or manage providers (integrations)', action: 'integrations.list', label: 'GET /integrations',
+    req: () => ({ method: 'GET', path: '/integrations' }), expect: EVERYONE },
+  // providers (and the legacy virtual keys over the same rows): a workspace key manages its own workspace's
+  // (members read only); admin keys every workspace's
+  { seed: 'Operation: create or manage providers', action: 'providers.create', label: 'POST /providers in A',
+    req: async (w) => ({ method: 'POST', path: '/providers', body: { name: `Provider ${w.seq()}`, integration_id: await savedIntegration(w, 'organisation, enabled for A'), workspace_id: w.A } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: create or manage providers (single workspace: not B)', action: 'providers.create', label: 'POST /providers in B',
+    req: async (w) => ({ method: 'POST', path: '/providers', body: { name: `Provider ${w.seq()}`, integration_id: await savedIntegration(w, 'B'), workspace_id: w.B } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: create or manage providers', action: 'providers.update', label: 'PUT /providers/{provider of A}',
+    req: async (w) => ({ method: 'PUT', path: `/providers/${await savedProvider(w, 'A')}`, body: { name: 'renamed' } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: create or manage providers', action: 'providers.delete', label: 'DELETE /providers/{provider of A}',
+    req: async (w) => ({ method: 'DELETE', path: `/providers/${await savedProvider(w, 'A')}` }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: create or manage providers', action: 'providers.read', label: 'GET /providers/{provider of A}',
+    req: async (w) => ({ method: 'GET', path: `/providers/${await savedProvider(w, 'A')}` }), expect: EVERYONE },
+  { seed: 'Operation: create or manage providers', action: 'providers.list', label: 'GET /providers?workspace_id=A',
+    req: (w) => ({ method: 'GET', path: `/providers?workspace_id=${w.A}` }), expect: EVERYONE },
+  { seed: 'Operation: create or manage providers (single workspace: not B)', action: 'providers.update', label: 'PUT /providers/{provider of B}',
+    req: async (w) => ({ method: 'PUT', path: `/providers/${await savedProvider(w, 'B')}`, body: { name: 'renamed' } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: create or manage providers (single workspace: not B)', action: 'providers.read', label: 'GET /providers/{provider of B}',
+    req: async (w) => ({ method: 'GET', path: `/providers/${await savedProvider(w, 'B')}` }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: create or manage providers (legacy virtual keys)', action: 'virtual_keys.create', label: 'POST /virtual-keys in A',
+    req: (w) => ({ method: 'POST', path: '/virtual-keys', body: { name: `Key ${w.seq()}`, provider: 'openai', key: 'sk-matrix', workspace_id: w.A } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: create or manage providers (legacy virtual keys)', action: 'virtual_keys.update', label: 'PUT /virtual-keys/{virtual key of A}',
+    req: async (w) => ({ method: 'PUT', path: `/virtual-keys/${await savedVirtualKey(w, w.A)}`, body: { key: 'sk-rotated' } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: create or manage providers (legacy virtual keys)', action: 'virtual_keys.read', label: 'GET /virtual-keys/{virtual key of A}',
+    req: async (w) => ({ method: 'GET', path: `/virtual-keys/${await savedVirtualKey(w, w.A)}` }), expect: EVERYONE },
+  { seed: 'Operation: create or manage providers (legacy virtual keys: not B)', action: 'virtual_keys.delete', label: 'DELETE /virtual-keys/{virtual key of B}',
+    req: async (w) => ({ method: 'DELETE', path: `/virtual-keys/${await savedVirtualKey(w, w.B)}` }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
   { seed: 'Operation: access analytics', action: 'analytics.*', label: 'analytics group', todo: 'analytics group not implemented yet',
     expect: { ...ADMIN_KEYS, svcA: '2xx' } },
   { seed: 'Operation: create or update feedback', action: 'feedback.*', label: 'feedback group', todo: 'feedback group not implemented yet',
     expect: { owner: 403, admin: 403, svcA: '2xx' } },
+  // secret references (code rule, no seed row): admin keys write; a workspace key reads the references its
+  // workspace may use (allow_all_workspaces or allowed_workspaces), and another is hidden
+  { seed: 'Operation: secret references (admin keys write)', action: 'secret_references.create', label: 'POST /secret-references',
+    req: (w) => ({ method: 'POST', path: '/secret-references', body: { name: `Secret ${w.seq()}`, manager_type: 'env', secret_path: 'OPENAI_API_KEY' } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_DENIED } },
+  { seed: 'Operation: secret references (admin keys write)', action: 'secret_references.update', label: 'PUT /secret-references/{usable by all}',
+    req: async (w) => ({ method: 'PUT', path: `/secret-references/${await savedSecretReference(w, undefined)}`, body: { name: 'renamed' } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_DENIED } },
+  { seed: 'Operation: secret references (admin keys write)', action: 'secret_references.delete', label: 'DELETE /secret-references/{usable by all}',
+    req: async (w) => ({ method: 'DELETE', path: `/secret-references/${await savedSecretReference(w, undefined)}` }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_DENIED } },
+  { seed: 'Operation: secret references (reads: what the workspace may use)', action: 'secret_references.list', label: 'GET /secret-references',
+    req: () => ({ method: 'GET', path: '/secret-references' }), expect: EVERYONE },
+  { seed: 'Operation: secret references (reads: what the workspace may use)', action: 'secret_references.read', label: 'GET /secret-references/{allowed for A}',
+    req: async (w) => ({ method: 'GET', path: `/secret-references/${await savedSecretReference(w, w.A)}` }), expect: EVERYONE },
+  { seed: 'Operation: secret references (reads: not B\'s)', action: 'secret_references.read', label: 'GET /secret-references/{allowed for B}',
+    req: async (w) => ({ method: 'GET', path: `/secret-references/${await savedSecretReference(w, w.B)}` }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  // model pricing (no seed row; the configs rule): a workspace's prices are managed by its managers, the
+  // organisation-wide ones by admin keys, and every key of the organisation reads what its requests pay
+  { seed: 'Operation: model pricing (custom prices of A)', action: 'model_pricing.update', label: 'PUT /model-pricing/openai/{model} in A',
+    req: (w) => ({ method: 'PUT', path: `/model-pricing/openai/matrix-${w.seq()}`, body: { ...MODEL_PRICE, workspace_id: w.A } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: model pricing (single workspace: not B)', action: 'model_pricing.update', label: 'PUT /model-pricing/openai/{model} in B',
+    req: (w) => ({ method: 'PUT', path: `/model-pricing/openai/matrix-${w.seq()}`, body: { ...MODEL_PRICE, workspace_id: w.B } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: model pricing (custom prices of A)', action: 'model_pricing.delete', label: 'DELETE /model-pricing/openai/{price of A}',
+    req: async (w) => ({ method: 'DELETE', path: `/model-pricing/openai/${await savedModelPrice(w, w.A)}?workspace_id=${w.A}` }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: model pricing (organisation-wide: admin keys)', action: 'model_pricing.delete', label: 'DELETE /model-pricing/openai/{organisation-wide}',
+    // a workspace key addresses its own workspace's price, which is not there: it cannot reach the organisation's
+    req: async (w) => ({ method: 'DELETE', path: `/model-pricing/openai/${await savedModelPrice(w, undefined)}` }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: model pricing (reads: what requests pay)', action: 'model_pricing.read', label: 'GET /model-pricing/openai/{organisation-wide}',
+    req: async (w) => ({ method: 'GET', path: `/model-pricing/openai/${await savedModelPrice(w, undefined)}` }), expect: EVERYONE },
+  { seed: 'Operation: model pricing (reads: not B\'s)', action: 'model_pricing.read', label: 'GET /model-pricing/openai/{price of B}?workspace_id=B',
+    req: async (w) => ({ method: 'GET', path: `/model-pricing/openai/${await savedModelPrice(w, w.B)}?workspace_id=${w.B}` }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: model pricing (reads: what requests pay)', action: 'model_pricing.list', label: 'GET /model-pricing',
+    req: () => ({ method: 'GET', path: '/model-pricing' }), expect: EVERYONE },
 ];
 
 const ISOLATION_TABLE: Row[] = [
@@ -156,6 +315,74 @@ const ISOLATION_TABLE: Row[] = [
 const is2xx = (status: number) => status >= 200 && status < 300;
 
 const CONFIG = { strategy: { mode: 'fallback' }, targets: [{ provider: 'openai' }, { provider: 'anthropic' }] };
+
+const RATE_POLICY = { conditions: [{ key: 'metadata.team', value: 'search' }], group_by: [{ key: 'api_key' }], type: 'requests', unit: 'rpm', value: 10 };
+
+/** A fresh rate limits policy, made by the bootstrap admin key, in `workspaceId` (organisation-wide when undefined); its id. */
+async function savedRatePolicy(w: World, workspaceId: string | undefined): Promise<string> {
+  const created = await w.call('POST', '/policies/rate-limits', w.gateway.adminKey, { ...RATE_POLICY, ...(workspaceId ? { workspace_id: workspaceId } : {}) });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  return created.body.id;
+}
+
+const USAGE_POLICY = { conditions: [{ key: 'metadata._team', value: 'search' }], group_by: [{ key: 'metadata._user' }], type: 'tokens', credit_limit: 1000 };
+
+/** A fresh usage limits policy (admin key) in `workspaceId` (organisation-wide when undefined), with one entity; their ids. */
+async function savedUsagePolicy(w: World, workspaceId: string | undefined): Promise<{ id: string; entityId: string }> {
+  const created = await w.call('POST', '/policies/usage-limits', w.gateway.adminKey, { ...USAGE_POLICY, ...(workspaceId ? { workspace_id: workspaceId } : {}) });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const entity = { policyId: created.body.id, valueKey: 'metadata._user:ada', currentUsage: '10', status: 'active' as const, periodStart: null, thresholdAlertedAt: null, exhaustedAlertedAt: null };
+  await saveUsageLimitEntities(w.gateway.gateway.database.db, [entity]);
+  const listed = await w.call('GET', `/policies/usage-limits/${created.body.id}/entities`, w.gateway.adminKey);
+  return { id: created.body.id, entityId: listed.body.data[0].id };
+}
+
+/** A fresh integration, made by the bootstrap admin key, in workspace A or B, or of the organisation; its id. */
+async function savedIntegration(w: World, where: 'A' | 'B' | 'organisation' | 'organisation, enabled for A'): Promise<string> {
+  const workspace = where === 'A' ? { workspace_id: w.A } : where === 'B' ? { workspace_id: w.B } : {};
+  const body = { name: `Integration ${w.seq()}`, ai_provider_id: 'openai', create_default_provider: false, ...workspace };
+  const created = await w.call('POST', '/integrations', w.gateway.adminKey, body);
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  if (where === 'organisation, enabled for A') {
+    const enabled = await w.call('PUT', `/integrations/${created.body.id}/workspaces`, w.gateway.adminKey, { workspaces: [{ id: w.A, enabled: true, create_default_provider: false }] });
+    assert.equal(enabled.status, 200, JSON.stringify(enabled.body));
+  }
+  return created.body.id;
+}
+
+/** A fresh provider, made by the bootstrap admin key in workspace A (on an organisation integration enabled for A) or B (on B's own); its id. */
+async function savedProvider(w: World, where: 'A' | 'B'): Promise<string> {
+  const integration = await savedIntegration(w, where === 'A' ? 'organisation, enabled for A' : 'B');
+  const body = { name: `Provider ${w.seq()}`, integration_id: integration, workspace_id: where === 'A' ? w.A : w.B };
+  const created = await w.call('POST', '/providers', w.gateway.adminKey, body);
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  return created.body.id;
+}
+
+/** A fresh virtual key, made by the bootstrap admin key in `workspaceId`; its id. */
+async function savedVirtualKey(w: World, workspaceId: string): Promise<string> {
+  const created = await w.call('POST', '/virtual-keys', w.gateway.adminKey, { name: `Key ${w.seq()}`, provider: 'openai', key: 'sk-matrix', workspace_id: workspaceId });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  return created.body.data.id;
+}
+
+/** A fresh `sealed` secret reference, made by the bootstrap admin key, usable by `workspaceId` only (all when undefined); its id. */
+async function savedSecretReference(w: World, workspaceId: string | undefined): Promise<string> {
+  const body = { name: `Secret ${w.seq()}`, manager_type: 'sealed', auth_config: { secret_value: 'sk-matrix' }, ...(workspaceId ? { allowed_workspaces: [workspaceId] } : {}) };
+  const created = await w.call('POST', '/secret-references', w.gateway.adminKey, body);
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  return created.body.id;
+}
+
+const MODEL_PRICE = { pay_as_you_go: { request_token: { price: 0.0001 }, response_token: { price: 0.0003 } } };
+
+/** A fresh custom price of an openai model, set by the bootstrap admin key in `workspaceId` (organisation-wide when undefined); the model. */
+async function savedModelPrice(w: World, workspaceId: string | undefined): Promise<string> {
+  const model = `matrix-${w.seq()}`;
+  const created = await w.call('PUT', `/model-pricing/openai/${model}`, w.gateway.adminKey, { ...MODEL_PRICE, ...(workspaceId ? { workspace_id: workspaceId } : {}) });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  return model;
+}
 
 /** A fresh config, made by the bootstrap admin key, in `workspaceId` (organisation-wide when undefined); its id. */
 async function savedConfig(w: World, workspaceId: string | undefined): Promise<string> {

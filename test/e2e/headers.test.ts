@@ -217,18 +217,18 @@ describe('provider selection', () => {
     assert.equal(error.code, 'unknown_provider');
   });
 
-  const notYet: Array<[string, Record<string, string>, RegExp]> = [
-    ['a saved provider (@slug)', { 'x-gateway-provider': '@some-slug' }, /Saved providers .*@some-slug/],
-    ['a virtual key', { 'x-gateway-virtual-key': 'vk-123' }, /Virtual keys/],
+  // saved providers resolve through stored records (test/e2e/provider-slugs.test.ts has the rest)
+  const unknownSaved: Array<[string, Record<string, string>, string]> = [
+    ['an unknown saved provider (@slug)', { 'x-gateway-provider': '@some-slug' }, 'x-gateway-provider'],
+    ['an unknown virtual key', { 'x-gateway-virtual-key': 'vk-123' }, 'x-gateway-virtual-key'],
   ];
-  for (const [name, headers, message] of notYet) {
-    test(`${name} is a 501 with a clear message`, async () => {
+  for (const [name, headers, param] of unknownSaved) {
+    test(`${name} is a 400 naming ${param}, before any provider call`, async () => {
       const before = upstream.requests.length;
       const { status, error } = await chatError(headers);
-      assert.equal(status, 501);
-      assert.equal(error.type, 'not_implemented_error');
-      assert.match(error.message, message);
-      assert.match(error.message, /not available in this version/);
+      assert.equal(status, 400);
+      assert.equal(error.param, param);
+      assert.equal(error.code, 'provider_not_found');
       assert.equal(upstream.requests.length, before);
     });
   }

@@ -21,7 +21,7 @@ test('usageInText: the last usage object, skipping nulls and the word inside str
     'data: {"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7,"prompt_tokens_details":{"cached_tokens":0}}}\n\n',
     'data: [DONE]\n\n',
   ];
-  assert.deepEqual(usageInText(chunks.join('')), { prompt: 5, completion: 2, total: 7 });
+  assert.deepEqual(usageInText(chunks.join('')), { prompt: 5, completion: 2, total: 7, cached: 0 });
   assert.equal(usageInText(chunks[0]!), undefined);
   assert.equal(usageInText('{"usage": {"prompt_tokens": 5'), undefined, 'a cut-off object is no usage');
 });

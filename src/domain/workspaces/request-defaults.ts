@@ -1,7 +1,8 @@
 /**
  * A workspace's request defaults for the hot path (`defaults` of PUT /admin/workspaces/{id}): the guardrails every
- * request of the workspace runs, with or without a config. Held in process and dropped on every node when a
- * workspace changes (src/kv/invalidated-cache.ts), so a request never reads the workspace row itself.
+ * request of the workspace runs, with or without a config, and its inline `rate_limits`. Held in process and
+ * dropped on every node when a workspace changes (src/kv/invalidated-cache.ts), so a request never reads the
+ * workspace row itself.
  */
 import { announceInvalidation, createInvalidatedCache } from '../../kv/invalidated-cache.ts';
 import type { KvStore } from '../../kv/store.ts';
@@ -14,6 +15,8 @@ export interface WorkspaceRequestDefaults {
   /** saved guardrail slugs or ids, run before the config's own */
   inputGuardrails: readonly string[];
   outputGuardrails: readonly string[];
+  /** the workspace's inline `rate_limits` as stored (§0.7 RateLimits); the rate-limits step reads them */
+  rateLimits?: readonly unknown[];
 }
 
 export const NO_WORKSPACE_DEFAULTS: WorkspaceRequestDefaults = Object.freeze({ inputGuardrails: [], outputGuardrails: [] });
@@ -39,8 +42,10 @@ export async function createWorkspaceDefaults(db: Db, kv: KvStore, options: { tt
       const defaults = (row?.defaults ?? {}) as Record<string, unknown>;
       const inputGuardrails = slugs(defaults.input_guardrails);
       const outputGuardrails = slugs(defaults.output_guardrails);
+      const rateLimits = Array.isArray(row?.rateLimits) && row.rateLimits.length > 0 ? Object.freeze([...row.rateLimits]) : undefined;
       // the common case shares one frozen object
-      return inputGuardrails.length === 0 && outputGuardrails.length === 0 ? NO_WORKSPACE_DEFAULTS : { inputGuardrails, outputGuardrails };
+      if (inputGuardrails.length === 0 && outputGuardrails.length === 0 && !rateLimits) return NO_WORKSPACE_DEFAULTS;
+      return { inputGuardrails, outputGuardrails, ...(rateLimits ? { rateLimits } : {}) };
     });
   return Object.assign(lookup, { close: () => cache.close() });
 }

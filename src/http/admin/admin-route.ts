@@ -11,8 +11,11 @@ import { GatewayError, invalidParam, unauthorized } from '../../core/errors.ts';
 import { maskHeaders, maskSecrets } from '../../secrets/mask.ts';
 import type { CheckRegistry } from '../../guardrails/registry.ts';
 import type { KvStore } from '../../kv/store.ts';
+import type { ExhaustionCheck } from '../../domain/providers/status.ts';
 import type { ParseConfigOptions } from '../../routing/config-schema.ts';
 import type { SecretCipher } from '../../secrets/cipher.ts';
+import type { ProviderRegistry } from '../../providers/registry.ts';
+import type { Allowlist, LookupAll } from '../../upstream/ssrf-guard.ts';
 import type { Database, Db } from '../../storage/database.ts';
 import { insertAuditLog } from '../../storage/repositories/audit-logs.ts';
 import { nulCharacterPath } from '../json-value-rules.ts';
@@ -27,10 +30,18 @@ export interface AdminDeps {
   checkRegistry?: CheckRegistry;
   /** seals the credentials of saved configs at rest */
   secrets: SecretCipher;
+  /** the providers an integration may name, with the settings each reads; every built-in provider when absent */
+  providerRegistry?: ProviderRegistry;
+  /** GATEWAY_CUSTOM_HOST_ALLOWLIST and the resolver, for an integration's custom host; nothing allowlisted when absent */
+  customHosts?: { allowlist: Allowlist; lookup?: LookupAll | undefined };
   /** what a saved config is checked against (the providers the registry knows); every built-in provider when absent */
   configRules?: ParseConfigOptions;
   /** this node's saved-config cache: dropped at once on a change (the other nodes hear it over pub/sub) */
   savedConfigs?: { invalidate(): Promise<void> };
+  /** this node's usage limits policies: dropped at once on a change (the other nodes hear it over pub/sub) */
+  usagePolicies?: { invalidate(): Promise<void> };
+  /** whether a provider's usage limit is used up (its status reads `exhausted`): the budgets' counters */
+  providerExhausted?: ExhaustionCheck;
 }
 
 export interface AdminContext {

@@ -9,6 +9,15 @@ import { ConfigSchema } from '../../routing/config-schema.ts';
 import { CreateApiKeySchema, RotateApiKeySchema, UpdateApiKeySchema } from '../admin/api-keys/schemas.ts';
 import { CreateConfigSchema, UpdateConfigSchema } from '../admin/configs/schemas.ts';
 import { CreateGuardrailSchema, UpdateGuardrailSchema } from '../admin/guardrails/schemas.ts';
+import { CreateRateLimitsPolicySchema, UpdateRateLimitsPolicySchema } from '../admin/rate-limits-policies/schemas.ts';
+import { RateLimitsPolicyCreatedSchema, RateLimitsPolicySchema } from './admin/rate-limits-policies-schemas.ts';
+import { SecretReferenceCreatedSchema, SecretReferenceDetailSchema, SecretReferenceSummarySchema } from '../admin/secret-references/answer-schemas.ts';
+import { CreateSecretReferenceSchema, UpdateSecretReferenceSchema } from '../admin/secret-references/schemas.ts';
+import { INTEGRATION_COMPONENTS } from './admin/integration-schemas.ts';
+import { PROVIDER_COMPONENTS } from './admin/provider-schemas.ts';
+import { MODEL_PRICING_COMPONENTS } from './admin/model-pricing-schemas.ts';
+import { CreateUsageLimitsPolicySchema, ResetUsageLimitsEntitySchema, UpdateUsageLimitsPolicySchema } from '../admin/usage-limits-policies/schemas.ts';
+import * as usageLimits from './admin/usage-limits-policies-schemas.ts';
 import { AcceptInviteSchema, CreateInviteSchema, UpdateUserSchema } from '../admin/users/schemas.ts';
 import { AddMembersSchema, CreateWorkspaceSchema, UpdateMemberSchema, UpdateWorkspaceSchema } from '../admin/workspaces/schemas.ts';
 import { ChatCompletionRequestSchema } from '../../core/schemas/chat-completions.ts';
@@ -50,6 +59,13 @@ const SCHEMAS = {
   UpdateConfigRequest: UpdateConfigSchema,
   CreateGuardrailRequest: CreateGuardrailSchema,
   UpdateGuardrailRequest: UpdateGuardrailSchema,
+  CreateRateLimitsPolicyRequest: CreateRateLimitsPolicySchema,
+  UpdateRateLimitsPolicyRequest: UpdateRateLimitsPolicySchema,
+  CreateSecretReferenceRequest: CreateSecretReferenceSchema,
+  UpdateSecretReferenceRequest: UpdateSecretReferenceSchema,
+  CreateUsageLimitsPolicyRequest: CreateUsageLimitsPolicySchema,
+  UpdateUsageLimitsPolicyRequest: UpdateUsageLimitsPolicySchema,
+  ResetUsageLimitsEntityRequest: ResetUsageLimitsEntitySchema,
   UpdateOrganisationRequest: UpdateOrganisationSchema,
   UpdateUserRequest: UpdateUserSchema,
   CreateInviteRequest: CreateInviteSchema,
@@ -77,6 +93,14 @@ const SCHEMAS = {
   GuardrailSummary: admin.GuardrailSummarySchema,
   GuardrailDetails: admin.GuardrailDetailsSchema,
   GuardrailReference: admin.GuardrailReferenceSchema,
+  RateLimitsPolicy: RateLimitsPolicySchema,
+  RateLimitsPolicyCreated: RateLimitsPolicyCreatedSchema,
+  SecretReferenceSummary: SecretReferenceSummarySchema,
+  SecretReferenceDetail: SecretReferenceDetailSchema,
+  SecretReferenceCreated: SecretReferenceCreatedSchema,
+  UsageLimitsPolicy: usageLimits.UsageLimitsPolicySchema,
+  UsageLimitsPolicyCreated: usageLimits.UsageLimitsPolicyCreatedSchema,
+  UsageLimitsEntity: usageLimits.UsageLimitsEntitySchema,
   Organisation: admin.OrganisationSchema,
   User: people.UserSchema,
   AcceptedInvite: people.AcceptedInviteSchema,
@@ -86,6 +110,9 @@ const SCHEMAS = {
   Workspace: people.WorkspaceSchema,
   WorkspaceWithUsers: people.WorkspaceWithUsersSchema,
   WorkspaceMember: people.WorkspaceMemberSchema,
+  ...INTEGRATION_COMPONENTS,
+  ...PROVIDER_COMPONENTS,
+  ...MODEL_PRICING_COMPONENTS,
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;

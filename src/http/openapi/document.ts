@@ -7,12 +7,20 @@ import { apiKeyPaths } from './admin/api-keys.ts';
 import { auditLogPaths } from './admin/audit-logs.ts';
 import { configPaths } from './admin/configs.ts';
 import { guardrailPaths } from './admin/guardrails.ts';
+import { integrationPaths } from './admin/integrations.ts';
+import { modelPricingPaths } from './admin/model-pricing.ts';
 import { organisationPaths } from './admin/organisation.ts';
+import { providerPaths } from './admin/providers.ts';
+import { rateLimitsPolicyPaths } from './admin/rate-limits-policies.ts';
+import { secretReferencePaths } from './admin/secret-references.ts';
+import { usageLimitsPolicyPaths } from './admin/usage-limits-policies.ts';
 import { userPaths } from './admin/users.ts';
+import { virtualKeyPaths } from './admin/virtual-keys.ts';
 import { workspacePaths } from './admin/workspaces.ts';
 import { buildSchemas } from './components.ts';
 import { inferencePaths } from './inference-paths.ts';
 import { operationsPaths } from './operations-paths.ts';
+import { publicPricingPaths } from './pricing-paths.ts';
 import { GATEWAY_HEADER_COMPONENTS } from './parameters.ts';
 import { INFERENCE_ERROR_COMPONENTS, INFERENCE_HEADER_COMPONENTS } from './responses.ts';
 import type { Header, JsonSchema, Parameter, Paths, Response, Server } from './types.ts';
@@ -47,10 +55,17 @@ const TAGS = [
   ['audit-logs', 'the append-only record of every admin change'],
   ['configs', 'saved routing configs'],
   ['guardrails', 'saved guardrails'],
+  ['integrations', 'provider credentials and settings (the vault), their models and the workspaces that may use them'],
+  ['model-pricing', 'model prices: the shipped catalog\'s (public) and custom ones per workspace or organisation'],
   ['organisation', 'organisation settings'],
+  ['providers', 'workspace handles onto an integration, used as `@slug`'],
+  ['rate-limits-policies', 'request and token rate limits, per value of their group_by'],
+  ['secret-references', 'named secrets held by a secret manager, sealed in the database, or read from the environment'],
   ['users', 'the organisation\'s users'],
+  ['virtual-keys', 'the legacy virtual keys: providers that hold their own key'],
   ['user-invites', 'invitations to join the organisation'],
   ['workspaces', 'workspaces'],
+  ['usage-limits-policies', 'budgets of tokens or cost, per value of their group_by'],
   ['workspace-members', 'who belongs to a workspace, with which role'],
 ] as const;
 
@@ -63,14 +78,22 @@ export function buildOpenApiDocument(): OpenApiDocument {
     tags: TAGS.map(([name, description]) => ({ name, description })),
     paths: {
       ...operationsPaths(),
+      ...publicPricingPaths(),
       ...inferencePaths(),
       ...apiKeyPaths(),
       ...auditLogPaths(),
       ...configPaths(),
       ...guardrailPaths(),
+      ...integrationPaths(),
+      ...modelPricingPaths(),
       ...organisationPaths(),
+      ...providerPaths(),
+      ...rateLimitsPolicyPaths(),
+      ...secretReferencePaths(),
       ...userPaths(),
+      ...virtualKeyPaths(),
       ...workspacePaths(),
+      ...usageLimitsPolicyPaths(),
     },
     components: {
       schemas: buildSchemas(),

@@ -25,14 +25,17 @@ export interface Chosen extends Omit<Outcome, 'answer' | 'output' | 'streamEnd' 
 export interface FinishDeps {
   responses: ResponseCache;
   checks: CheckRegistry;
+}
+
+export interface FinishIo {
   record: RequestRecord | undefined;
   onStoreError: (error: unknown) => void;
 }
 
-export function finishChosen(chosen: Chosen, deps: FinishDeps): Outcome {
+export function finishChosen(chosen: Chosen, deps: FinishDeps, io: FinishIo): Outcome {
   const { answer, cache, verdict } = chosen;
   const succeeded = answer.status < 300 && (verdict === undefined || verdict.status === 200);
-  const store = cache && succeeded ? storer(deps.responses, cache.plan, deps.onStoreError) : undefined;
+  const store = cache && succeeded ? storer(deps.responses, cache.plan, io.onStoreError) : undefined;
   if (store && answer.kind === 'json') store.json(answer.status, answer.unchanged ? answer.text : JSON.stringify(answer.canonical));
   let streamEnd: StreamEnd | undefined;
   if (answer.kind === 'stream' && (chosen.outputHooks.length > 0 || store)) {
@@ -40,14 +43,14 @@ export function finishChosen(chosen: Chosen, deps: FinishDeps): Outcome {
     streamEnd = async ({ text, chunks }) => {
       if (chosen.outputHooks.length > 0) {
         const { verdict: ended, stop } = await judgeStreamEnd(text, context);
-        noteOutputVerdicts(deps.record, ended.outcome.results);
+        noteOutputVerdicts(io.record, ended.outcome.results);
         if (stop) return stop;
       }
       store?.stream(chunks);
       return undefined;
     };
   }
-  const warnings = [...answer.attempt.request.warnings, ...(cache?.warnings ?? [])];
+  const warnings = cache && cache.warnings.length > 0 ? [...answer.attempt.request.warnings, ...cache.warnings] : answer.attempt.request.warnings;
   return {
     answer,
     adapter: chosen.adapter,
@@ -55,6 +58,7 @@ export function finishChosen(chosen: Chosen, deps: FinishDeps): Outcome {
     call: chosen.call,
     optionPath: chosen.optionPath,
     savedConfig: chosen.savedConfig,
+    savedProvider: chosen.savedProvider,
     retries: chosen.retries,
     timeoutMs: chosen.timeoutMs,
     // an error answer is never stored: it reports the cache as it was looked up

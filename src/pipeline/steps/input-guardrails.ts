@@ -97,13 +97,23 @@ export function targetHooks(own: readonly Guardrail[] | undefined, legacy: reado
   return [...(own ?? NOTHING_TO_RUN), ...legacy.map((entry) => savedReference(entry) ?? entry)];
 }
 
-/** Resolves the attempt's hooks and runs the input ones. */
-export async function guardInput(call: InferenceCall, inputs: GuardInputs, deps: GuardDeps): Promise<GuardedInput> {
+const NO_RESULTS: HookResult[] = [];
+const NO_HOOKS: GuardrailHook[] = [];
+
+/**
+ * Resolves the attempt's hooks and runs the input ones. Most requests have no hook at all: they get their answer
+ * synchronously (no lookup, no promise), so the executor awaits only when there is something to wait for.
+ */
+export function guardInput(call: InferenceCall, inputs: GuardInputs, deps: GuardDeps): GuardedInput | Promise<GuardedInput> {
   const { workspace } = inputs;
-  // most requests have no hook at all: no lookup, no allocation
   if (workspace.inputGuardrails.length === 0 && workspace.outputGuardrails.length === 0 && !inputs.input?.length && !inputs.output?.length) {
-    return { call, input: [], output: [], status: 200 };
+    return { call, input: NO_RESULTS, output: NO_HOOKS, status: 200 };
   }
+  return runInputHooks(call, inputs, deps);
+}
+
+async function runInputHooks(call: InferenceCall, inputs: GuardInputs, deps: GuardDeps): Promise<GuardedInput> {
+  const { workspace } = inputs;
   const lookup = lookupFor(deps, inputs.principal);
   const input = await hooksOf(workspace.inputGuardrails, inputs.input ?? NOTHING_TO_RUN, `${inputs.path}.input_guardrails`, lookup);
   const output = await hooksOf(workspace.outputGuardrails, inputs.output ?? NOTHING_TO_RUN, `${inputs.path}.output_guardrails`, lookup);

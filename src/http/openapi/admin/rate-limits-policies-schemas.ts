@@ -1,0 +1,24 @@
+/** Answers of the Rate limits policies group, as src/domain/rate-limits-policies/views.ts builds them. */
+import { Type } from '@sinclair/typebox';
+import { NullableString, NullableUuid, Timestamp, Uuid } from '../common-schemas.ts';
+
+export const RateLimitsPolicySchema = Type.Object(
+  {
+    object: Type.Literal('rate_limits_policy'),
+    id: Uuid,
+    name: NullableString,
+    conditions: Type.Array(Type.Object({ key: Type.String(), value: Type.String() })),
+    group_by: Type.Array(Type.Object({ key: Type.String() })),
+    type: Type.Union([Type.Literal('requests'), Type.Literal('tokens')]),
+    unit: Type.Union([Type.Literal('rpm'), Type.Literal('rph'), Type.Literal('rpd')]),
+    value: Type.Number(),
+    status: Type.Union([Type.Literal('active'), Type.Literal('archived')]),
+    workspace_id: { ...NullableUuid, description: 'null: the policy counts the requests of every workspace of the organisation' },
+    organisation_id: Uuid,
+    created_at: Timestamp,
+    last_updated_at: Timestamp,
+  },
+  { description: 'A rate limits policy (reference: RateLimitsPolicy).' },
+);
+
+export const RateLimitsPolicyCreatedSchema = Type.Object({ id: Uuid, object: Type.Literal('rate_limits_policy') });
