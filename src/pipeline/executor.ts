@@ -19,18 +19,18 @@ import { noteSavedProvider, resolveAttemptTarget, type SavedProviderDeps } from 
 import { guardrailDenied, GUARDRAIL_DENIED_STATUS } from '../guardrails/hooks.ts';
 import type { RequestRecord } from '../logging/request-record.ts';
 import { withBody, type InferenceCall } from '../core/inference-call.ts';
-import { nextAttempt, type Attempt } from '../routing/planner.ts';
+import { nextAttempt, type Attempt, type Plan } from '../routing/planner.ts';
 import type { UpstreamClient } from '../upstream/client.ts';
 import type { Outcome } from './outcome.ts';
-import { planRequest, type PlanDeps } from './request-plan.ts';
+import { planRequest, type PlanDeps, type RequestPlan } from './request-plan.ts';
 import { lookupAttemptCache, type CacheLookupDeps } from './steps/cache-lookup.ts';
 import { finishChosen } from './steps/finish.ts';
 import { guardInput, targetHooks, type GuardDeps } from './steps/input-guardrails.ts';
 import { noteAttempt, noteOutcome } from './steps/log-record.ts';
 import { callWithRetries } from './steps/upstream-call.ts';
 import { noteLeftAttempt, notePrice, type CostDeps } from './steps/cost.ts';
-import { requestRateLimits, type RateLimitDeps } from './steps/rate-limits.ts';
-import { requestBudgets, type BudgetDeps } from './steps/budgets.ts';
+import { requestRateLimits, type RateLimitDeps, type RequestRateLimits } from './steps/rate-limits.ts';
+import { requestBudgets, type BudgetDeps, type RequestBudgets } from './steps/budgets.ts';
 
 export interface PipelineDeps extends TargetDeps, SavedProviderDeps, Omit<PlanDeps, 'random'>, GuardDeps, CacheLookupDeps, RateLimitDeps, CostDeps, BudgetDeps {
   upstream: UpstreamClient;
@@ -75,95 +75,122 @@ function callFor(base: InferenceCall, attempt: Attempt): InferenceCall {
   return { ...withBody(base, { ...(base.body as Record<string, unknown>), ...overrides }), strictReferenceCompliance: strict };
 }
 
+/** What every attempt of one request shares. */
+interface RequestState {
+  base: InferenceCall;
+  headers: GatewayHeaders;
+  io: PipelineIo;
+  deps: PipelineDeps;
+  random: () => number;
+  requestPlan: RequestPlan;
+  rateLimits: RequestRateLimits;
+  budgets: RequestBudgets;
+}
+
+/** One attempt's end: the outcome to answer with, or the attempt a fallback moves on to. */
+type AttemptEnd = { outcome: Outcome; next?: undefined } | { outcome?: undefined; next: number };
+
+/**
+ * The loop over the plan is small on purpose: the work of one attempt is `runAttempt`, so each stays a function
+ * V8 optimises on its own (a deoptimisation of one does not send the whole request back to the interpreter).
+ */
 export async function runPipeline(base: InferenceCall, headers: GatewayHeaders, io: PipelineIo, deps: PipelineDeps): Promise<Outcome> {
   const random = deps.random ?? Math.random;
   // deps are passed as they are: spreading the dependency object per request costs an allocation and a copy
   const requestPlan = await planRequest(headers, base.body, io.principal, deps, random);
+  const state: RequestState = {
+    base,
+    headers,
+    io,
+    deps,
+    random,
+    requestPlan,
+    rateLimits: requestRateLimits(io.principal, requestPlan.workspace, headers.metadata, deps),
+    budgets: requestBudgets(io.principal, headers, io.record, deps),
+  };
+  let index = 0;
+  for (;;) {
+    const end = await runAttempt(state, index);
+    if (end.outcome) return end.outcome;
+    index = end.next;
+  }
+}
+
+/** The attempt a failure moves on to, or the failure thrown when no fallback takes it. */
+function fallBack(plan: Plan, index: number, failure: number, error: Error): AttemptEnd {
+  const next = nextAttempt(plan, index, failure);
+  if (next === undefined) throw error;
+  return { next };
+}
+
+async function runAttempt(state: RequestState, index: number): Promise<AttemptEnd> {
+  const { base, headers, io, deps, requestPlan } = state;
   const { plan, workspace, savedConfig } = requestPlan;
-  const rateLimits = requestRateLimits(io.principal, workspace, headers.metadata, deps);
-  const budgets = requestBudgets(io.principal, headers, io.record, deps);
-  let index: number | undefined = 0;
-  while (index !== undefined) {
-    const attempt: Attempt = plan.attempts[index]!;
-    const attemptHeaders = requestPlan.configured ? headersFor(headers, attempt) : headers;
-    const guarding = guardInput(
-      callFor(base, attempt),
-      {
-        input: targetHooks(attempt.target.inputGuardrails, attempt.target.beforeRequestHooks),
-        output: targetHooks(attempt.target.outputGuardrails, attempt.target.afterRequestHooks),
-        path: attempt.path,         workspace,
-        headers,
-        principal: io.principal,
-        clientGone: io.clientGone,
-      },
-      deps,
-    );
-    const guarded = guarding instanceof Promise ? await guarding : guarding;
-    if (guarded.status !== 200) {
-      // an input verdict does not change on a retry: only a fallback can do something about it
-      const next = nextAttempt(plan, index, guarded.status);
-      if (next !== undefined) {
-        index = next;
-        continue;
-      }
-      if (guarded.status === GUARDRAIL_DENIED_STATUS) throw guardrailDenied('input', guarded.input);
-    }
-    const { adapter, target, call, savedProvider } = await resolveAttemptTarget(attemptHeaders, guarded.call, io.principal, deps);
-    noteAttempt(io.record, adapter.name, call.body);
-    noteSavedProvider(io.record, savedProvider);
-    // before anything reaches a provider (the semantic cache's embedding call included); a refusal may fall back
-    const limited = await rateLimits.check({ provider: adapter.name, providerSlug: attemptHeaders.providerSlug, providerRecord: savedProvider });
-    if (limited) {
-      const next = nextAttempt(plan, index, limited.status);
-      if (next === undefined) throw limited;
-      index = next;
-      continue;
-    }
-    const cache = attempt.target.cache && await lookupAttemptCache(attempt.target.cache, { call, provider: adapter.name, headers: attemptHeaders, clientGone: io.clientGone }, deps);
-    const chosen = {
-      adapter,
-      target,
-      call,
-      optionPath: requestPlan.configured ? attempt.path : undefined,
-      savedConfig,
-      savedProvider,
-      timeoutMs: attemptHeaders.requestTimeoutMs,
-      input: guarded.input,
-    };
-    if (cache?.cached) {
-      const outcome: Outcome = { ...chosen, answer: { kind: 'cached', cached: cache.cached }, retries: 0, cacheStatus: cache.status, warnings: cache.warnings, output: undefined, streamEnd: undefined };
-      noteOutcome(io.record, outcome);
-      await notePrice(io.record, outcome, io.principal, deps);
-      return outcome;
-    }
-    // usage limits: an estimate reserved in every budget before the call, settled from its answer (steps/budgets.ts)
-    const budget = await budgets.reserve({ call, provider: adapter.name, providerSlug: attemptHeaders.providerSlug, savedProvider });
-    if (budget.refused) {
-      const next = nextAttempt(plan, index, budget.refused.status);
-      if (next === undefined) throw budget.refused;
-      index = next;
-      continue;
-    }
-    const options: UpstreamCallOptions = { headers: attemptHeaders, clientHeaders: io.clientHeaders, clientGone: io.clientGone, allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}) };
-    const tried = await budget.track(callWithRetries(
-      { adapter, target, call, retry: attempt.target.retry, outputHooks: guarded.output, collectsStream: guarded.output.length > 0 || cache !== undefined, metadata: headers.metadata, options },
-      { upstream: deps.upstream, checks: deps.checks, random },
-    ));
-    const { answer, status } = tried;
-    const failed = status === undefined || status >= 300 || tried.guardrailFailed;
-    const next: number | undefined = failed ? nextAttempt(plan, index, status ?? 'network') : undefined;
-    if (next !== undefined) {
-      await noteLeftAttempt(io.record, { provider: adapter.name, body: call.body, answer }, io.principal, deps);
-      answer?.attempt.done();
-      index = next;
-      continue;
-    }
-    if (!answer) throw tried.failure;
-    const outcome = finishChosen({ ...chosen, answer, verdict: tried.verdict, retries: tried.retries, cache, outputHooks: guarded.output, metadata: headers.metadata, clientGone: io.clientGone }, deps, io);
-    rateLimits.countTokens(outcome.answer, io.record);
+  const attempt: Attempt = plan.attempts[index]!;
+  const attemptHeaders = requestPlan.configured ? headersFor(headers, attempt) : headers;
+  const guarding = guardInput(
+    callFor(base, attempt),
+    {
+      input: targetHooks(attempt.target.inputGuardrails, attempt.target.beforeRequestHooks),
+      output: targetHooks(attempt.target.outputGuardrails, attempt.target.afterRequestHooks),
+      path: attempt.path,
+      workspace,
+      headers,
+      principal: io.principal,
+      clientGone: io.clientGone,
+    },
+    deps,
+  );
+  const guarded = guarding instanceof Promise ? await guarding : guarding;
+  if (guarded.status !== 200) {
+    // an input verdict does not change on a retry: only a fallback can do something about it
+    const next = nextAttempt(plan, index, guarded.status);
+    if (next !== undefined) return { next };
+    if (guarded.status === GUARDRAIL_DENIED_STATUS) throw guardrailDenied('input', guarded.input);
+  }
+  const { adapter, target, call, savedProvider } = await resolveAttemptTarget(attemptHeaders, guarded.call, io.principal, deps);
+  noteAttempt(io.record, adapter.name, call.body);
+  noteSavedProvider(io.record, savedProvider);
+  // before anything reaches a provider (the semantic cache's embedding call included); a refusal may fall back
+  const limited = await state.rateLimits.check({ provider: adapter.name, providerSlug: attemptHeaders.providerSlug, providerRecord: savedProvider });
+  if (limited) return fallBack(plan, index, limited.status, limited);
+  const cache = attempt.target.cache && (await lookupAttemptCache(attempt.target.cache, { call, provider: adapter.name, headers: attemptHeaders, clientGone: io.clientGone }, deps));
+  const chosen = {
+    adapter,
+    target,
+    call,
+    optionPath: requestPlan.configured ? attempt.path : undefined,
+    savedConfig,
+    savedProvider,
+    timeoutMs: attemptHeaders.requestTimeoutMs,
+    input: guarded.input,
+  };
+  if (cache?.cached) {
+    const outcome: Outcome = { ...chosen, answer: { kind: 'cached', cached: cache.cached }, retries: 0, cacheStatus: cache.status, warnings: cache.warnings, output: undefined, streamEnd: undefined };
     noteOutcome(io.record, outcome);
     await notePrice(io.record, outcome, io.principal, deps);
-    return outcome;
+    return { outcome };
   }
-  throw new Error('unreachable: the plan always has an attempt');
+  // usage limits: an estimate reserved in every budget before the call, settled from its answer (steps/budgets.ts)
+  const budget = await state.budgets.reserve({ call, provider: adapter.name, providerSlug: attemptHeaders.providerSlug, savedProvider });
+  if (budget.refused) return fallBack(plan, index, budget.refused.status, budget.refused);
+  const options: UpstreamCallOptions = { headers: attemptHeaders, clientHeaders: io.clientHeaders, clientGone: io.clientGone, allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}) };
+  const tried = await budget.track(callWithRetries(
+    { adapter, target, call, retry: attempt.target.retry, outputHooks: guarded.output, collectsStream: guarded.output.length > 0 || cache !== undefined, metadata: headers.metadata, options },
+    { upstream: deps.upstream, checks: deps.checks, random: state.random },
+  ));
+  const { answer, status } = tried;
+  const failed = status === undefined || status >= 300 || tried.guardrailFailed;
+  const next: number | undefined = failed ? nextAttempt(plan, index, status ?? 'network') : undefined;
+  if (next !== undefined) {
+    await noteLeftAttempt(io.record, { provider: adapter.name, body: call.body, answer }, io.principal, deps);
+    answer?.attempt.done();
+    return { next };
+  }
+  if (!answer) throw tried.failure;
+  const outcome = finishChosen({ ...chosen, answer, verdict: tried.verdict, retries: tried.retries, cache, outputHooks: guarded.output, metadata: headers.metadata, clientGone: io.clientGone }, deps, io);
+  state.rateLimits.countTokens(outcome.answer, io.record);
+  noteOutcome(io.record, outcome);
+  await notePrice(io.record, outcome, io.principal, deps);
+  return { outcome };
 }
