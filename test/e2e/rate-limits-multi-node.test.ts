@@ -6,13 +6,7 @@
  * in a metric), and the limits hold again afterwards with no restart. Needs TEST_DATABASE_URL and TEST_REDIS_URL.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { request } from 'undici';
@@ -20,71 +14,12 @@ import { startFakeUpstream, type FakeUpstream } from '../fakes/openai-upstream.t
 import { adminClient } from '../helpers/admin-client.ts';
 import { closeAll } from '../helpers/backend-gateway.ts';
 import { createPostgresDatabase } from '../helpers/databases.ts';
-import { startTestGateway, TEST_ADMIN_KEY, TEST_ENCRYPTION_KEY, type TestGateway } from '../helpers/gateway.ts';
+import { redisProxy, startNode, type Node } from '../helpers/gateway-process.ts';
+import { startTestGateway, TEST_ADMIN_KEY, type TestGateway } from '../helpers/gateway.ts';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
 const skip = !databaseUrl || !redisUrl ? 'needs TEST_DATABASE_URL and TEST_REDIS_URL' : false;
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-interface Node {
-  baseURL: string;
-  origin: string;
-  stop(): Promise<void>;
-}
-
-/** A gateway process of its own (its own process group, stopped by it), ready once /health answers. */
-async function startNode(env: Record<string, string>): Promise<Node> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'gw-node-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      GATEWAY_DATA_DIR: dataDir,
-      GATEWAY_ADMIN_API_KEY: TEST_ADMIN_KEY,
-      GATEWAY_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-      GATEWAY_CUSTOM_HOST_ALLOWLIST: '127.0.0.1',
-      LOG_LEVEL: 'error',
-      ...env,
-    },
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const origin = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
-    await exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  // a process start has no event to wait on from outside: poll its liveness route, bounded
-  for (let attempt = 0; attempt < 300; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`the gateway process exited: ${stderr}`);
-    try {
-      const health = await request(`${origin}/health`);
-      await health.body.dump();
-      if (health.statusCode === 200) return { baseURL: `${origin}/v1`, origin, stop };
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  await stop();
-  throw new Error(`the gateway process did not start: ${stderr}`);
-}
 
 async function chat(node: { baseURL: string }, upstream: FakeUpstream, model: string, key = TEST_ADMIN_KEY, metadata?: Record<string, string>): Promise<number> {
   const response = await request(`${node.baseURL}/chat/completions`, {
@@ -170,32 +105,6 @@ describe('rate limits on two gateway processes sharing PostgreSQL and Redis', { 
     assert.equal(seen(upstream, 'multi-node-key'), 9);
   });
 });
-
-/** A TCP proxy to Redis that can be shut (every connection cut, new ones refused) and opened again on the same port. */
-async function redisProxy(target: URL) {
-  const port = await freePort();
-  const sockets = new Set<net.Socket>();
-  let server: net.Server | undefined;
-  const open = async () => {
-    server = net.createServer((client) => {
-      const upstream = net.connect(Number(target.port || 6379), target.hostname);
-      for (const socket of [client, upstream]) {
-        sockets.add(socket);
-        socket.on('close', () => sockets.delete(socket));
-        socket.on('error', () => socket.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
-  };
-  const shut = async () => {
-    const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
-    for (const socket of sockets) socket.destroy();
-    await closed;
-  };
-  await open();
-  return { url: `redis://127.0.0.1:${port}`, open, shut };
-}
 
 describe('when Redis is unreachable', { skip }, () => {
   let gateway: TestGateway;
