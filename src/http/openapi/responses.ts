@@ -42,8 +42,10 @@ const INFERENCE_ERRORS: ReadonlyArray<readonly [string, string, Response]> = [
   ['401', 'InferenceNoKey', errorBody(NO_KEY)],
   ['408', 'InferenceTimeout', errorBody('x-gateway-request-timeout (or the config\'s request_timeout) expired')],
   ['413', 'InferenceBodyTooLarge', errorBody('the body is larger than the gateway accepts')],
+  ['429', 'InferenceLimited', errorBody('a rate limit or a usage limit (budget) refused the request; the message names it, with retry-after and x-ratelimit-* where they can be known')],
   ['446', 'GuardrailDenied', json('an input or output guardrail failed and denies the request; the verdicts are in hook_results', { type: 'object' })],
   ['502', 'ProviderUnreachable', errorBody('the provider could not be reached or answered something unreadable')],
+  ['503', 'InferenceLimitStoreDown', errorBody('a usage limit could not be checked because its counter store is unreachable and the limit fails closed')],
   // any other status: the provider's own error, passed on as it came
   ['default', 'ProviderError', { description: 'the provider\'s own error, with its status and body' }],
 ];
