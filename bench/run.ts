@@ -4,14 +4,20 @@
  * Starts the mock upstream, the bare proxy and the gateway as child processes, checks one request through each,
  * then drives each of them with autocannon (from this process) at 16 and 64 connections, non-streaming and
  * streaming: a warm-up run, then a measured run. Prints a table and the gateway/bare-proxy and gateway/direct
- * ratios, and writes everything to .bench/results.json.
+ * ratios, and writes everything to .bench/results.json. The `gateway+policies` target is the same gateway while one
+ * rate limits policy and one usage limits policy apply to its key (bench/policies.ts); its throughput is compared
+ * with the `gateway` runs of the same bench (the "policies" section).
  *
  * Env:
  *   BENCH_DURATION      seconds per measured run (default 8)
  *   BENCH_WARMUP        seconds of warm-up before each measured run (default 2)
  *   BENCH_GATEWAY_URL   e.g. http://127.0.0.1:8080 — use an already running gateway instead of spawning one
  *                       (it must accept the custom host http://127.0.0.1:<mockPort>/v1; for a self-test of the
- *                       harness, point it at a bare proxy)
+ *                       harness, point it at a bare proxy); the policies target is then skipped (no admin key)
+ *   BENCH_POLICIES      0 skips the gateway+policies target (default: run it)
+ *   BENCH_NOLOG         0 skips the gateway-nolog target (default: run it): a second gateway process started with
+ *                       GATEWAY_REQUEST_LOG=off, against which the `gateway` (full request log, bodies included)
+ *                       is compared in the "request log" section
  * See docs/performance.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -22,6 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Instance, type Result } from 'autocannon';
+import { benchPolicies, type BenchPolicies } from './policies.ts';
 import { MOCK_REPLY, makeChatRequest } from './shared.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -33,7 +40,7 @@ const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
 const CONNECTIONS = [16, 64] as const;
 const MODES = ['non-stream', 'stream'] as const;
 type Mode = (typeof MODES)[number];
-type TargetName = 'direct' | 'bare-proxy' | 'gateway';
+type TargetName = 'direct' | 'bare-proxy' | 'gateway' | 'gateway+policies' | 'gateway-nolog';
 
 function envSeconds(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -46,6 +53,8 @@ function envSeconds(name: string, fallback: number): number {
 const DURATION = envSeconds('BENCH_DURATION', 8);
 const WARMUP = envSeconds('BENCH_WARMUP', 2);
 const EXTERNAL_GATEWAY = process.env.BENCH_GATEWAY_URL?.replace(/\/+$/, '') || undefined;
+const WITH_POLICIES = process.env.BENCH_POLICIES !== '0' && !EXTERNAL_GATEWAY;
+const WITH_NOLOG = process.env.BENCH_NOLOG !== '0' && !EXTERNAL_GATEWAY;
 
 const BODIES: Record<Mode, string> = {
   'non-stream': JSON.stringify(makeChatRequest(false)),
@@ -67,7 +76,7 @@ interface Child {
 }
 
 const children: Child[] = [];
-let tempDataDir: string | undefined;
+const tempDataDirs: string[] = [];
 let currentRun: Instance | undefined;
 
 function alive(proc: ChildProcess): boolean {
@@ -99,19 +108,19 @@ async function stopAll(): Promise<void> {
 }
 
 function removeTempDir(): void {
-  if (!tempDataDir) return;
-  try {
-    fs.rmSync(tempDataDir, { recursive: true, force: true });
-  } catch {
-    // best effort
+  for (const dir of tempDataDirs.splice(0)) {
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // best effort
+    }
   }
-  tempDataDir = undefined;
 }
 
 process.on('exit', () => {
   killAll('SIGKILL');
   removeTempDir();
-  if (children.some((c) => c.name === 'gateway')) fs.rmSync(GATEWAY_PID_FILE, { force: true });
+  if (children.some((c) => c.name.startsWith('gateway'))) fs.rmSync(GATEWAY_PID_FILE, { force: true });
 });
 
 let shuttingDown = false;
@@ -190,14 +199,21 @@ async function freePort(): Promise<number> {
  * and, on the next run, stop that process only if it is still that bench gateway (same pid, command line running
  * src/main.ts, environment pointing at the recorded temp dir).
  */
-function reapStaleGateway(): void {
-  let stale: { pid?: unknown; dataDir?: unknown };
+function reapStaleGateways(): void {
+  let recorded: unknown;
   try {
-    stale = JSON.parse(fs.readFileSync(GATEWAY_PID_FILE, 'utf8')) as typeof stale;
+    recorded = JSON.parse(fs.readFileSync(GATEWAY_PID_FILE, 'utf8'));
   } catch {
     return;
   }
   fs.rmSync(GATEWAY_PID_FILE, { force: true });
+  for (const stale of Array.isArray(recorded) ? recorded : [recorded]) reapStaleGateway(stale as { pid?: unknown; dataDir?: unknown });
+}
+
+/** Gateways started by this run: written to GATEWAY_PID_FILE so a later run can reap them. */
+const startedGateways: Array<{ pid: number; dataDir: string }> = [];
+
+function reapStaleGateway(stale: { pid?: unknown; dataDir?: unknown }): void {
   if (typeof stale.pid !== 'number' || typeof stale.dataDir !== 'string') return;
   try {
     const cmdline = fs.readFileSync(`/proc/${stale.pid}/cmdline`, 'utf8');
@@ -212,11 +228,12 @@ function reapStaleGateway(): void {
   fs.rmSync(stale.dataDir, { recursive: true, force: true });
 }
 
-async function startGateway(): Promise<{ url: string; pid: number; child: Child }> {
-  reapStaleGateway();
+async function startGateway(name = 'gateway', extraEnv: Record<string, string> = {}): Promise<{ url: string; pid: number; child: Child }> {
+  if (startedGateways.length === 0) reapStaleGateways();
   const port = await freePort();
-  tempDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-'));
-  const logFile = path.join(OUT_DIR, 'gateway.log');
+  const tempDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-bench-'));
+  tempDataDirs.push(tempDataDir);
+  const logFile = path.join(OUT_DIR, `${name}.log`);
   const logFd = fs.openSync(logFile, 'w');
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'main.ts')], {
     cwd: ROOT,
@@ -228,12 +245,16 @@ async function startGateway(): Promise<{ url: string; pid: number; child: Child 
       GATEWAY_ADMIN_API_KEY: ADMIN_KEY,
       GATEWAY_CUSTOM_HOST_ALLOWLIST: '127.0.0.1',
       LOG_LEVEL: 'warn',
+      ...extraEnv,
     },
     stdio: ['ignore', logFd, logFd],
   });
   fs.closeSync(logFd);
-  if (proc.pid !== undefined) fs.writeFileSync(GATEWAY_PID_FILE, JSON.stringify({ pid: proc.pid, dataDir: tempDataDir }));
-  const child: Child = { name: 'gateway', proc, logFile };
+  if (proc.pid !== undefined) {
+    startedGateways.push({ pid: proc.pid, dataDir: tempDataDir });
+    fs.writeFileSync(GATEWAY_PID_FILE, JSON.stringify(startedGateways));
+  }
+  const child: Child = { name, proc, logFile };
   children.push(child);
   const url = `http://127.0.0.1:${port}`;
 
@@ -379,7 +400,7 @@ async function smokeCheck(target: Target): Promise<void> {
     }
     checkResponse(target, mode, res.status, res.headers.get('content-type') ?? '', text);
   }
-  console.log(`  ok  ${target.name.padEnd(10)} ${target.url}`);
+  console.log(`  ok  ${target.name.padEnd(16)} ${target.url}`);
 }
 
 interface RunResult {
@@ -553,11 +574,81 @@ function ratios(runs: RunResult[]): Ratio[] {
   return out;
 }
 
+interface PolicyRatio {
+  connections: number;
+  mode: Mode;
+  policiesOverGatewayRps: number | null;
+  policiesMinusGatewayP50Ms: number | null;
+  policiesMinusGatewayP99Ms: number | null;
+}
+
+/** The gateway with the two policies against the gateway without them, per (connections, mode). */
+function policyRatios(runs: RunResult[]): PolicyRatio[] {
+  const out: PolicyRatio[] = [];
+  for (const connections of CONNECTIONS) {
+    for (const mode of MODES) {
+      const gw = runs.find((r) => r.target === 'gateway' && r.connections === connections && r.mode === mode);
+      const pol = runs.find((r) => r.target === 'gateway+policies' && r.connections === connections && r.mode === mode);
+      if (!gw || !pol) continue;
+      out.push({
+        connections,
+        mode,
+        policiesOverGatewayRps: gw.requestsPerSec === 0 ? null : Math.round((pol.requestsPerSec / gw.requestsPerSec) * 1000) / 1000,
+        policiesMinusGatewayP50Ms: Math.round((pol.latencyP50Ms - gw.latencyP50Ms) * 100) / 100,
+        policiesMinusGatewayP99Ms: Math.round((pol.latencyP99Ms - gw.latencyP99Ms) * 100) / 100,
+      });
+    }
+  }
+  return out;
+}
+
+interface LoggingRatio {
+  connections: number;
+  mode: Mode;
+  loggedOverUnloggedRps: number | null;
+  loggedMinusUnloggedP50Ms: number;
+  loggedMinusUnloggedP99Ms: number;
+  loggedCpuPct: number | null;
+  unloggedCpuPct: number | null;
+}
+
+/** The gateway with its full request log (bodies included) against the same gateway with GATEWAY_REQUEST_LOG=off. */
+function loggingRatios(runs: RunResult[]): LoggingRatio[] {
+  const out: LoggingRatio[] = [];
+  for (const connections of CONNECTIONS) {
+    for (const mode of MODES) {
+      const gw = runs.find((r) => r.target === 'gateway' && r.connections === connections && r.mode === mode);
+      const off = runs.find((r) => r.target === 'gateway-nolog' && r.connections === connections && r.mode === mode);
+      if (!gw || !off) continue;
+      out.push({
+        connections,
+        mode,
+        loggedOverUnloggedRps: off.requestsPerSec === 0 ? null : Math.round((gw.requestsPerSec / off.requestsPerSec) * 1000) / 1000,
+        loggedMinusUnloggedP50Ms: Math.round((gw.latencyP50Ms - off.latencyP50Ms) * 100) / 100,
+        loggedMinusUnloggedP99Ms: Math.round((gw.latencyP99Ms - off.latencyP99Ms) * 100) / 100,
+        loggedCpuPct: gw.targetCpuPct,
+        unloggedCpuPct: off.targetCpuPct,
+      });
+    }
+  }
+  return out;
+}
+
+/** Runs `work` while the bench policies exist; they are gone again afterwards, whatever happens. */
+async function withPolicies<T>(policies: BenchPolicies, work: () => Promise<T>): Promise<T> {
+  await policies.enable();
+  try {
+    return await work();
+  } finally {
+    await policies.disable();
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
   fs.mkdirSync(OUT_DIR, { recursive: true });
-  const runsTotal = 3 * CONNECTIONS.length * MODES.length;
+  const runsTotal = (3 + (WITH_POLICIES ? 1 : 0) + (WITH_NOLOG ? 1 : 0)) * CONNECTIONS.length * MODES.length;
   console.log(
     `bench: ${os.cpus().length} CPUs, node ${process.version}; ${runsTotal} runs of ${WARMUP} s warm-up + ${DURATION} s ` +
       `measured (~${Math.ceil((runsTotal * (WARMUP + DURATION + 0.5)) / 60)} min)`,
@@ -600,8 +691,33 @@ async function main(): Promise<void> {
     },
   ];
 
+  if (WITH_NOLOG) {
+    const gateway = targets.find((t) => t.name === 'gateway')!;
+    const nolog = await startGateway('gateway-nolog', { GATEWAY_REQUEST_LOG: 'off' });
+    console.log(`gateway-nolog  pid ${nolog.pid}  ${nolog.url}  (GATEWAY_REQUEST_LOG=off, log: .bench/gateway-nolog.log)`);
+    targets.push({ ...gateway, name: 'gateway-nolog', url: `${nolog.url}/v1/chat/completions`, pid: nolog.pid });
+  }
+
+  let policies: BenchPolicies | undefined;
+  if (WITH_POLICIES) {
+    const gateway = targets.find((t) => t.name === 'gateway')!;
+    targets.push({ ...gateway, name: 'gateway+policies' });
+    policies = await benchPolicies(gatewayUrl, ADMIN_KEY, (why) => new BenchError(why));
+  }
+
   console.log('\nsmoke check (one non-streaming and one streaming request per target):');
-  for (const t of targets) await smokeCheck(t);
+  for (const t of targets) {
+    if (t.name !== 'gateway+policies') await smokeCheck(t);
+    else await withPolicies(policies!, () => smokeCheck(t));
+  }
+  if (policies) {
+    const gateway = targets.find((t) => t.name === 'gateway')!;
+    await policies.verify(async () => {
+      const res = await fetch(gateway.url, { method: 'POST', headers: gateway.headers, body: BODIES['non-stream'], signal: AbortSignal.timeout(15_000) });
+      return { status: res.status, text: await res.text() };
+    });
+    console.log(`  ok  both policies apply to the bench key ${policies.keyId} (each refused a request at a limit of one)`);
+  }
 
   const gatewayIdleRss = gatewayPid === undefined ? null : procStatusKiB(gatewayPid, 'VmRSS');
   const runs: RunResult[] = [];
@@ -611,11 +727,11 @@ async function main(): Promise<void> {
   for (const connections of CONNECTIONS) {
     for (const mode of MODES) {
       for (const target of targets) {
-        const r = await measure(target, connections, mode);
+        const r = target.name === 'gateway+policies' ? await withPolicies(policies!, () => measure(target, connections, mode)) : await measure(target, connections, mode);
         runs.push(r);
         const bad = r.non2xx + r.errors + r.timeouts > 0 ? `  !! non2xx ${r.non2xx} errors ${r.errors} timeouts ${r.timeouts}` : '';
         console.log(
-          `  ${target.name.padEnd(10)} c=${String(connections).padEnd(3)} ${mode.padEnd(10)} ` +
+          `  ${target.name.padEnd(16)} c=${String(connections).padEnd(3)} ${mode.padEnd(10)} ` +
             `${r.requestsPerSec.toFixed(0).padStart(7)} req/s  p50 ${r.latencyP50Ms.toFixed(2)} ms  p99 ${r.latencyP99Ms.toFixed(2)} ms${bad}`,
         );
         await sleep(300);
@@ -667,6 +783,28 @@ async function main(): Promise<void> {
       2,
     ),
   );
+  const withLimits = policyRatios(runs);
+  if (withLimits.length > 0) {
+    console.log('\npolicies (one rate limits policy and one usage limits policy on the bench key, vs none; target >= 0.9):\n');
+    console.log(
+      table(
+        ['conns', 'mode', 'gw+policies/gw req/s', 'gw+policies-gw p50 ms', 'gw+policies-gw p99 ms'],
+        withLimits.map((x) => [x.connections, x.mode, x.policiesOverGatewayRps, x.policiesMinusGatewayP50Ms, x.policiesMinusGatewayP99Ms]),
+        2,
+      ),
+    );
+  }
+  const logging = loggingRatios(runs);
+  if (logging.length > 0) {
+    console.log('\nrequest log (the gateway storing every row with its bodies, vs a gateway with GATEWAY_REQUEST_LOG=off; target >= 0.9):\n');
+    console.log(
+      table(
+        ['conns', 'mode', 'gw/gw-nolog req/s', 'gw-nolog p50 ms', 'gw-nolog p99 ms', 'gw CPU%', 'gw-nolog CPU%'],
+        logging.map((x) => [x.connections, x.mode, x.loggedOverUnloggedRps, x.loggedMinusUnloggedP50Ms, x.loggedMinusUnloggedP99Ms, x.loggedCpuPct, x.unloggedCpuPct]),
+        2,
+      ),
+    );
+  }
   for (const x of rat.filter((x) => x.connections === 16)) {
     console.log(
       `\nheadline (16 connections, ${x.mode}): gateway/bare-proxy throughput ${x.gatewayOverBareRps ?? '-'}, ` +
@@ -699,6 +837,8 @@ async function main(): Promise<void> {
     },
     runs,
     ratios: rat,
+    policies: withLimits,
+    requestLog: logging,
     memory,
   };
   const outFile = path.join(OUT_DIR, 'results.json');

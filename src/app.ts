@@ -28,17 +28,21 @@ import { applyLimitHeaders } from './limits/limit-error.ts';
 import { createRateLimits } from './pipeline/steps/rate-limits.ts';
 import type { Budgets } from './limits/budgets-service.ts';
 import { providerExhaustion } from './pipeline/steps/budgets.ts';
+import { inlineExhaustion } from './limits/budgets-inline.ts';
 import { registerAdminRoutes } from './http/admin/index.ts';
 import { cloudHeaderPrefixes } from './http/parse-gateway-headers.ts';
 import { registerAuth, type CredentialResolver } from './http/plugins/auth.ts';
 import { registerBodyParsers } from './http/plugins/body-parsers.ts';
 import { registerErrorHandling } from './http/plugins/errors.ts';
+import type { RequestObserver } from './logging/observer.ts';
+import { DEFAULT_BODY_CAP } from './logging/log-bodies.ts';
 import { registerRequestLog } from './http/plugins/request-log.ts';
 import { errorAnswerOptions, registerServerAnswers } from './http/plugins/server-answers.ts';
 import { registerInferenceRoutes } from './http/routes/inference.ts';
 import { registerModelsRoute } from './http/routes/models.ts';
 import { registerModelPricingRoute } from './http/routes/model-pricing.ts';
 import { registerOpenApiRoute } from './http/routes/openapi.ts';
+import { registerLogDownloadRoute } from './http/routes/log-downloads.ts';
 import { registerOperationsRoutes } from './http/routes/operations.ts';
 import { registerProxyRoutes } from './http/routes/proxy.ts';
 
@@ -59,6 +63,10 @@ export interface AppDeps {
   secrets: SecretCipher;
   /** where each inference request's row goes (batched off the request path) */
   requestLog: RequestLogWriter;
+  /** each logged request or response body is cut at this many bytes (GATEWAY_LOG_BODY_MAX_BYTES); 0 logs none */
+  logBodyMaxBytes?: number;
+  /** metrics and traces of each finished request (src/logging/observer.ts) */
+  requestObservers?: readonly RequestObserver[];
   /** usage limits: reservations in the counter store, policies held in process, entities written off the request path */
   budgets: Budgets;
   logger?: Logger;
@@ -91,7 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuth(app, deps.credentials);
   // after auth (a row needs the caller's organisation), before the routes it hooks onto
   const clock = deps.now;
-  registerRequestLog(app, { writer: deps.requestLog, now: clock ? () => clock().getTime() : Date.now, newId: randomUUID });
+  registerRequestLog(app, { writer: deps.requestLog, now: clock ? () => clock().getTime() : Date.now, newId: randomUUID, headersToMask: deps.headersToMask, bodyCap: deps.logBodyMaxBytes ?? DEFAULT_BODY_CAP, ...(deps.requestObservers ? { observers: deps.requestObservers } : {}) });
 
   // guardrail checks: the webhook check honours the same SSRF allowlist as custom hosts
   const checkRegistry = createCheckRegistry({ allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}) });
@@ -150,6 +158,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   registerOperationsRoutes(app, deps);
   registerOpenApiRoute(app);
+  // signed URLs of finished log exports: outside /v1, no key (the signature is the credential)
+  registerLogDownloadRoute(app, { database: deps.database, secrets: deps.secrets, ...(deps.now ? { now: deps.now } : {}) });
   registerModelPricingRoute(app);
   registerAdminRoutes(app, {
     database: deps.database,
@@ -162,6 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     savedConfigs,
     usagePolicies: budgets.policies,
     providerExhausted,
+    inlineExhausted: inlineExhaustion(budgets.engine),
     secrets: deps.secrets,
     providerRegistry: deps.registry,
     customHosts: { allowlist: deps.allowlist, lookup: deps.lookup },

@@ -14,9 +14,10 @@ import { bootstrap, type BootstrapResult } from './domain/bootstrap.ts';
 import { openKvStore } from './kv/index.ts';
 import type { KvStore } from './kv/store.ts';
 import { createMetrics } from './metrics/metrics.ts';
+import { createOtlpTracing } from './tracing/tracing.ts';
 import { createBudgets, type Budgets } from './limits/budgets-service.ts';
 import { createRequestLogWriter, type RequestLogWriter } from './logging/request-log.ts';
-import { insertRequestLogs } from './storage/repositories/request-logs.ts';
+import { postgresLogStore, scheduleLogMaintenance } from './logging/log-store.ts';
 import { createProviderRegistry } from './providers/registry.ts';
 import { openDatabase, type Database } from './storage/database.ts';
 import { migrate } from './storage/migrate.ts';
@@ -68,11 +69,28 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
     const tokens = createJwtResolver({ db: database.db, verifier, envJwksUrl: config.jwksUrl });
     const invalidation = await createAuthInvalidation(kv, [keys, tokens]);
     const metrics = createMetrics({ collectDefaults: overrides.collectDefaultMetrics ?? false });
-    const requestLog = createRequestLogWriter({
-      insert: (rows) => insertRequestLogs(database.db, rows),
-      logger: overrides.logger ?? pino({ level: 'silent' }),
-      dropped: metrics.requestLogDropped,
+    const logStore = postgresLogStore(database.db, { retentionDays: config.requestLog.retentionDays });
+    const logLogger = overrides.logger ?? pino({ level: 'silent' });
+    // today's and the coming days' partitions exist before the first row is written; then hourly, with retention
+    const logMaintenance = scheduleLogMaintenance(logStore, {
+      onError: (error) => logLogger.error({ err: error }, 'request log: partition maintenance failed'),
+      onReport: (report) => {
+        if (report.skipped.length > 0) logLogger.warn({ days: report.skipped }, 'request log: rows of these days are in the default partition');
+      },
     });
+    await logMaintenance.ready;
+    const logging = config.requestLog.enabled;
+    const requestLog = createRequestLogWriter({
+      // GATEWAY_REQUEST_LOG=off: rows are built (metrics and traces read them) and not stored
+      insert: logging ? (rows) => logStore.insert(rows) : async () => {},
+      logger: logLogger,
+      dropped: metrics.requestLogDropped,
+      maxQueue: config.requestLog.bufferRows,
+    });
+    // gauges read when Prometheus scrapes
+    metrics.runtime.watch({ requestLogPending: () => requestLog.pending, upstreamPools: () => upstream.poolStats?.() ?? [] });
+    const traceLog = overrides.logger ?? pino({ level: 'silent' });
+    const tracing = config.tracing ? createOtlpTracing(config.tracing, (error) => traceLog.warn({ err: error }, 'traces: a request\'s spans could not be made')) : undefined;
     const budgetLog = overrides.logger ?? pino({ level: 'silent' });
     const budgets = await createBudgets({ db: database.db, kv, metrics, onError: (error) => budgetLog.warn({ err: error }, 'budgets: the counter store or the database failed') });
     const app = await buildApp({
@@ -87,6 +105,8 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
       allowlist,
       metrics,
       requestLog,
+      requestObservers: tracing ? [metrics.request.observe, tracing.observe] : [metrics.request.observe],
+      logBodyMaxBytes: logging ? config.requestLog.bodyMaxBytes : 0,
       budgets,
       ...(overrides.logger ? { logger: overrides.logger } : {}),
       ...(overrides.lookup ? { lookup: overrides.lookup } : {}),
@@ -101,10 +121,13 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
       budgets,
       async close() {
         await app.close();
+        // every request has ended and made its spans: they are exported before the process goes
+        await tracing?.close();
         // every request has ended: its settlement is written, then the entities it changed
         await budgets.close();
         // every request has ended: its row is queued, and must reach the database before it closes
         await requestLog.close();
+        logMaintenance.stop();
         await invalidation.close();
         await verifier.close();
         await upstream.close();

@@ -19,6 +19,44 @@ export interface GatewayConfig {
   headersToMask: string[];
   logLevel: LogLevel;
   jwksUrl: string | undefined;
+  /** the request log: body cap (0 keeps bodies out), days kept, rows held while the database is away */
+  requestLog: RequestLogConfig;
+  /** OpenTelemetry traces: exported over OTLP/HTTP when an endpoint is set, off otherwise */
+  tracing: TracingConfig | undefined;
+}
+
+export interface TracingConfig {
+  /** the OTLP/HTTP traces URL: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as is, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces */
+  tracesUrl: string;
+  /** OTEL_SERVICE_NAME (default `ai-gateway`) */
+  serviceName: string;
+}
+
+export interface RequestLogConfig {
+  /** GATEWAY_REQUEST_LOG (on | off, default on): off stores no rows (metrics and traces still see each request) */
+  enabled: boolean;
+  /** GATEWAY_LOG_BODY_MAX_BYTES (default 65536): each logged body is cut at this many bytes; 0 logs no bodies */
+  bodyMaxBytes: number;
+  /** GATEWAY_LOG_RETENTION_DAYS (default 30): whole days of the log kept; older day partitions are dropped */
+  retentionDays: number;
+  /** GATEWAY_LOG_BUFFER_ROWS (default 50000): rows held in memory while the database cannot take them */
+  bufferRows: number;
+}
+
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'on' || raw === 'true' || raw === '1') return true;
+  if (raw === 'off' || raw === 'false' || raw === '0') return false;
+  throw new Error(`${name} must be on or off, got "${env[name]}"`);
+}
+
+function count(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer of at least ${min}, got "${raw}"`);
+  return value;
 }
 
 /** `GATEWAY_OWNER_EMAIL` when unset: `.localhost` is reserved (RFC 6761), so it never reaches anyone by mistake. */
@@ -38,6 +76,28 @@ function list(value: string | undefined): string[] {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value && value.trim().length > 0 ? value.trim() : undefined;
+}
+
+function httpUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`${name} must be an http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, got "${value}"`);
+  return url.toString();
+}
+
+/** The OTLP exporter's endpoint variables, as the OpenTelemetry specification defines them; unset: no tracing. */
+function tracingConfig(env: NodeJS.ProcessEnv): TracingConfig | undefined {
+  const traces = nonEmpty(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+  const base = nonEmpty(env.OTEL_EXPORTER_OTLP_ENDPOINT);
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true' || (traces === undefined && base === undefined)) return undefined;
+  const tracesUrl = traces !== undefined
+    ? httpUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces)
+    : `${httpUrl('OTEL_EXPORTER_OTLP_ENDPOINT', base!).replace(/\/+$/, '')}/v1/traces`;
+  return { tracesUrl, serviceName: nonEmpty(env.OTEL_SERVICE_NAME) ?? 'ai-gateway' };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -71,5 +131,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     headersToMask: list(env.ORGANISATION_HEADERS_TO_MASK).map((name) => name.toLowerCase()),
     logLevel,
     jwksUrl: nonEmpty(env.GATEWAY_JWKS_URL),
+    requestLog: {
+      enabled: onOff(env, 'GATEWAY_REQUEST_LOG', true),
+      bodyMaxBytes: count(env, 'GATEWAY_LOG_BODY_MAX_BYTES', 64 * 1024, 0),
+      retentionDays: count(env, 'GATEWAY_LOG_RETENTION_DAYS', 30, 1),
+      bufferRows: count(env, 'GATEWAY_LOG_BUFFER_ROWS', 50_000, 100),
+    },
+    tracing: tracingConfig(env),
   };
 }

@@ -9,7 +9,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import { guardrailDenied } from '../guardrails/hooks.ts';
-import { noteErrorBody, type RequestRecord } from '../logging/request-record.ts';
+import { noteErrorBody, noteStreamBytes, type RequestRecord } from '../logging/request-record.ts';
 import type { Outcome } from '../pipeline/outcome.ts';
 import { collectingDecoder } from '../pipeline/stream-decoders.ts';
 import { renderCached } from './render-cached.ts';
@@ -38,6 +38,8 @@ export async function renderAnswer(reply: FastifyReply, outcome: Outcome, gatewa
       // two calls, not a merged copy: the later x-gateway-* values win just the same
       reply.code(answer.status).headers(headers).headers(gatewayHeaders);
       response.body.once('end', () => attempt.done(true)).once('error', () => attempt.done()).once('close', () => attempt.done());
+      // the request log keeps the first bytes of a pass-through answer (references; a second reader of the same chunks)
+      if (record?.logBodies) response.body.on('data', (chunk: Buffer) => noteStreamBytes(record, chunk));
       return reply.send(response.body);
     }
     case 'stream': {

@@ -11,7 +11,7 @@ import { GatewayError, badGateway, requestTimeout } from '../core/errors.ts';
 import type { StreamDecoder, StreamFraming } from '../providers/contract.ts';
 import { createFramer } from '../upstream/framing/index.ts';
 import { safeResponseHeaders } from './response-headers.ts';
-import { noteChunk, noteErrorBody, noteStreamed, noteStreamTail, type RequestRecord } from '../logging/request-record.ts';
+import { noteChunk, noteErrorBody, noteStreamBytes, noteStreamed, noteStreamTail, type RequestRecord } from '../logging/request-record.ts';
 
 export interface StreamOptions {
   provider: string;
@@ -42,7 +42,7 @@ function failureOf(error: unknown, attempt: UpstreamAttempt, options: StreamOpti
 }
 
 function open(reply: FastifyReply, attempt: UpstreamAttempt, headers: Record<string, string | string[]>, record: RequestRecord | undefined): ServerResponse {
-  noteStreamed(record);
+  noteStreamed(record, headers);
   reply.hijack();
   const raw = reply.raw;
   raw.on('close', () => attempt.done());
@@ -66,6 +66,7 @@ export async function relayStream(reply: FastifyReply, attempt: UpstreamAttempt,
       if (ensureDone) tail = (tail + buffer.toString('latin1', Math.max(0, buffer.length - 64))).slice(-64);
       previous = last;
       last = buffer;
+      noteStreamBytes(options.record, buffer);
       if (!raw.write(buffer)) await waitForDrain(raw);
     }
     completed = !raw.destroyed;

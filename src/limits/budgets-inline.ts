@@ -18,12 +18,20 @@ export interface InlineOwner {
   usageLimits: unknown;
 }
 
+/** Whether an owner's inline budget is used up: what the admin reads of keys (and workspaces) are given. */
+export type InlineExhaustionCheck = (owner: InlineOwner) => Promise<boolean>;
+
 /** Whether the owner's inline budget is used up in its current window (false without one). */
 export async function inlineExhausted(engine: BudgetEngine, owner: InlineOwner): Promise<boolean> {
   const budget = inlineBudget(owner.usageLimits);
   if (!budget) return false;
   const where = { organisationId: owner.organisationId, workspaceId: owner.workspaceId, name: owner.id };
   return engine.exhausted(inlineLimit({ kind: owner.kind, id: owner.id }, budget, where));
+}
+
+/** The check over one gateway's budget engine (its store timeout and cool-down apply: a read never hangs on Redis). */
+export function inlineExhaustion(engine: BudgetEngine): InlineExhaustionCheck {
+  return (owner) => inlineExhausted(engine, owner);
 }
 
 /** Zeroes the owner's usage in its current window (requests in flight keep their reservations). */

@@ -1,14 +1,18 @@
 /**
  * A finished request's record -> its request_logs row. What is stored: who called (organisation, workspace, API key,
  * user), the trace, route, method, path (never the query string: pass-through queries may carry provider keys),
- * provider, model, status, timing, cache status, retries, the target that answered, token counts (cached, cache
- * written and reasoning ones too), the cost, x-gateway-metadata, guardrail verdicts and the error. What is not:
- * request and response bodies, headers, provider credentials.
+ * provider, model, status, timings (total, upstream, first byte, queueing), every upstream try, cache status,
+ * retries, the target that answered, token counts (cached, cache written and reasoning ones too), the cost,
+ * x-gateway-metadata, guardrail verdicts, the error, headers (masked: log-headers.ts) and, unless turned off, the
+ * bodies cut at a cap (log-bodies.ts). Provider credentials never: they are masked wherever they could appear.
  *
  * The cost is USD with 12 decimals (exact picodollars, src/pricing/money.ts), null when not known, never a guessed 0.
  * A cache hit costs 0; what it saved (the cost the answer had) goes into `saved_cost`.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { GatewayHeaders, Principal } from '../core/context.ts';
+import { logsBodies, requestBodyText, responseBodyText } from './log-bodies.ts';
+import { requestHeadersForLog, responseHeadersForLog, sensitiveNames, type ResponseHeaders } from './log-headers.ts';
 import { usdText } from '../pricing/money.ts';
 import type { NewRequestLogRow } from '../storage/repositories/request-logs.ts';
 import { recordCost, type LoggedError, type RequestRecord } from './request-record.ts';
@@ -33,6 +37,14 @@ export interface RowInputs {
   /** the URL as received; the query string is cut off here */
   url: string;
   requestBody: unknown;
+  /** the body's bytes as received, when the parser kept them */
+  rawBody: Buffer | undefined;
+  requestHeaders: IncomingHttpHeaders;
+  responseHeaders: ResponseHeaders;
+  /** ORGANISATION_HEADERS_TO_MASK, lower case */
+  headersToMask: readonly string[];
+  /** each body is cut at this many bytes; 0 logs no bodies */
+  bodyCap: number;
   /** the status the client got */
   status: number;
   /** false when the client went away before the answer was complete */
@@ -60,6 +72,15 @@ export function logRow(input: RowInputs): NewRequestLogRow {
   const isSuccess = answered && error === undefined;
   const { cost, saved } = recordCost(record, answered);
   const metadata = gateway?.metadata ?? {};
+  const sensitive = sensitiveNames(input.headersToMask, input.requestHeaders);
+  const headers = requestHeadersForLog(input.requestHeaders, sensitive);
+  const bodies = input.bodyCap > 0 && logsBodies(record, input.requestHeaders['x-gateway-debug']);
+  const requestText = bodies ? requestBodyText(input.rawBody, input.requestBody, input.bodyCap) : undefined;
+  const responseText = bodies || record.response?.kind === 'object' ? responseBodyText(record.response, input.bodyCap) : undefined;
+  record.finishReasons = responseText?.finishReasons;
+  const responseTimeMs = Math.max(0, Math.round(input.endedAt - record.startedAt));
+  const sent = record.firstSendAt;
+  const upstreamEnd = record.streamed ? input.endedAt : (record.upstreamEndAt ?? input.endedAt);
   return {
     id: input.id,
     organisationId: principal.organisationId,
@@ -80,7 +101,7 @@ export function logRow(input: RowInputs): NewRequestLogRow {
     status,
     isSuccess,
     streamMode: record.streamed || bodyField(input.requestBody, 'stream') === true,
-    responseTimeMs: Math.max(0, Math.round(input.endedAt - record.startedAt)),
+    responseTimeMs,
     cacheStatus: record.cacheStatus ?? null,
     retryCount: record.retries,
     lastUsedOptionIndex: record.optionPath ?? null,
@@ -99,5 +120,17 @@ export function logRow(input: RowInputs): NewRequestLogRow {
     metadata,
     hookResults: hooks,
     error: error ? { message: error.message, type: error.type, code: error.code } : null,
+    upstreamTimeMs: sent === undefined ? null : Math.max(0, Math.round(upstreamEnd - sent)),
+    // a whole answer leaves in one write: its first byte is its end
+    firstByteMs: record.firstByteAt !== undefined ? Math.max(0, Math.round(record.firstByteAt - record.startedAt)) : input.headersSent ? responseTimeMs : null,
+    queueTimeMs: sent === undefined ? null : Math.max(0, Math.round(sent - record.startedAt)),
+    attempts: record.attempts ?? [],
+    mode: record.mode ?? null,
+    requestBody: requestText?.text ?? null,
+    responseBody: bodies ? (responseText?.text ?? null) : null,
+    bodiesTruncated: (requestText?.truncated ?? false) || (bodies && (responseText?.truncated ?? false)),
+    requestHeaders: headers.request,
+    gatewayHeaders: headers.gateway,
+    responseHeaders: responseHeadersForLog(input.responseHeaders, sensitive),
   };
 }

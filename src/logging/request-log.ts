@@ -3,9 +3,12 @@
  * reach the database in batches (one multi-row INSERT each), every `flushIntervalMs` or as soon as `batchSize`
  * rows are waiting. Nothing here runs on a request's path but `write()`, which only enqueues.
  *
- * Invariants: the queue never holds more than `maxQueue` rows (when full, the oldest row is dropped and counted);
- * one flush runs at a time; a failed batch is logged and counted, never thrown at a caller; `close()` writes
- * whatever is queued, so a clean shutdown loses nothing.
+ * Invariants: the queue never holds more than `maxQueue` rows (when full, the oldest row is dropped, counted and
+ * logged); one flush runs at a time; nothing is ever thrown at a caller. When the database cannot take a batch
+ * (it is down, unreachable, restarting), the batch goes back to the head of the queue and is retried with a
+ * growing delay: rows wait in memory, within the bound, until the database is back. A batch the database refuses
+ * for its data is written row by row, and only the rows it refuses are dropped. `close()` writes whatever is
+ * queued (retrying for up to `closeTimeoutMs` while the database is away), so a clean shutdown loses nothing.
  */
 import type { NewRequestLogRow } from '../storage/repositories/request-logs.ts';
 
@@ -31,8 +34,14 @@ export interface RequestLogDeps {
   batchSize?: number;
   /** longest time a row waits in the queue when traffic is light (default 1,000 ms) */
   flushIntervalMs?: number;
-  /** rows held at most; past it the oldest is dropped (default 10,000) */
+  /** rows held at most (GATEWAY_LOG_BUFFER_ROWS); past it the oldest is dropped (default 50,000) */
   maxQueue?: number;
+  /** first retry delay while the database is away, doubled per failure up to `maxRetryMs` (defaults 250 and 5,000) */
+  retryMs?: number;
+  maxRetryMs?: number;
+  /** how long close() keeps retrying while the database is away before it drops what is left (default 10,000) */
+  closeTimeoutMs?: number;
+  now?: () => number;
 }
 
 export interface RequestLogWriter {
@@ -44,6 +53,8 @@ export interface RequestLogWriter {
   close(): Promise<void>;
   /** rows waiting in the queue */
   readonly pending: number;
+  /** true while the database cannot take rows (they wait in the queue) */
+  readonly holding: boolean;
 }
 
 const DEFAULT_TIMERS: WriterTimers = {
@@ -76,6 +87,23 @@ class RingQueue<T> {
     return false;
   }
 
+  /** puts taken items back at the head, as many as there is room for; returns how many did not fit (the oldest) */
+  putBack(items: readonly T[]): number {
+    const room = Math.min(items.length, this.capacity - this.size);
+    for (let index = items.length - 1; index >= items.length - room; index -= 1) {
+      this.head = (this.head - 1 + this.capacity) % this.capacity;
+      this.items[this.head] = items[index];
+      this.size += 1;
+    }
+    return items.length - room;
+  }
+
+  clear(): number {
+    const count = this.size;
+    this.take(count);
+    return count;
+  }
+
   take(limit: number): T[] {
     const count = Math.min(limit, this.size);
     const out = new Array<T>(count);
@@ -89,21 +117,36 @@ class RingQueue<T> {
   }
 }
 
-/** A data error (SQLSTATE class 22 or 23, e.g. a \u0000 in a JSON value) is one row's fault, not the batch's. */
-function isDataError(error: unknown): boolean {
+function sqlState(error: unknown): string | undefined {
   for (let current: unknown = error, depth = 0; current && depth < 3; depth += 1) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && /^2[23]/.test(code)) return true;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
     current = (current as { cause?: unknown }).cause;
   }
-  return false;
+  return undefined;
+}
+
+/** A data error (SQLSTATE class 22 or 23, e.g. a \u0000 in a JSON value) is one row's fault, not the batch's. */
+function isDataError(error: unknown): boolean {
+  return /^2[23]/.test(sqlState(error) ?? '');
+}
+
+/**
+ * The row is there already: a batch whose commit reached the database but whose answer was lost with the
+ * connection is sent again after the outage, and its rows then collide with themselves.
+ */
+function isAlreadyStored(error: unknown): boolean {
+  return sqlState(error) === '23505';
 }
 
 export function createRequestLogWriter(deps: RequestLogDeps): RequestLogWriter {
   const batchSize = deps.batchSize ?? 100;
   const intervalMs = deps.flushIntervalMs ?? 1_000;
+  const retryMs = deps.retryMs ?? 250;
+  const maxRetryMs = deps.maxRetryMs ?? 5_000;
+  const now = deps.now ?? Date.now;
   const timers = deps.timers ?? DEFAULT_TIMERS;
-  const queue = new RingQueue<NewRequestLogRow>(Math.max(deps.maxQueue ?? 10_000, batchSize));
+  const queue = new RingQueue<NewRequestLogRow>(Math.max(deps.maxQueue ?? 50_000, batchSize));
   let timer: unknown;
   /** the delay `timer` was armed with: an armed immediate flush is not re-armed by every further write */
   let timerMs = -1;
@@ -111,8 +154,23 @@ export function createRequestLogWriter(deps: RequestLogDeps): RequestLogWriter {
   /** an explicit flush() or close() asked for every queued row, not only full batches */
   let drainAll = false;
   let closed = false;
+  /** the database is away: the delay before the next try, doubled per failure; 0 when it is not */
+  let outageDelay = 0;
+  let outageStarted = 0;
+  /** rows dropped for a full queue since the last log line about it (logged at most every 10 s) */
+  let unloggedDrops = 0;
+  let lastDropLog = -Infinity;
 
-  const drop = (reason: DropReason, count: number) => deps.dropped?.inc({ reason }, count);
+  const drop = (reason: DropReason, count: number) => {
+    if (count <= 0) return;
+    deps.dropped?.inc({ reason }, count);
+    if (reason !== 'queue_full') return;
+    unloggedDrops += count;
+    if (now() - lastDropLog < 10_000) return;
+    lastDropLog = now();
+    deps.logger.error({ rows: unloggedDrops, held: queue.size }, 'request log: the buffer is full; the oldest rows were dropped');
+    unloggedDrops = 0;
+  };
 
   const disarm = () => {
     if (timer === undefined) return;
@@ -131,26 +189,44 @@ export function createRequestLogWriter(deps: RequestLogDeps): RequestLogWriter {
     }, ms);
   };
 
-  /** A refused batch: with a data error, row by row so one bad row does not take the others with it. */
-  async function writeFailed(batch: NewRequestLogRow[], error: unknown): Promise<void> {
-    if (batch.length > 1 && isDataError(error)) {
-      let failed = 0;
-      let last: unknown;
+  /** A batch refused for its data: row by row, so one bad row does not take the others with it. */
+  async function writeRefused(batch: NewRequestLogRow[], error: unknown): Promise<void> {
+    let failed = 0;
+    let last: unknown = error;
+    if (batch.length > 1) {
       for (const row of batch) {
         try {
           await deps.insert([row]);
         } catch (rowError) {
+          if (isAlreadyStored(rowError)) continue;
           failed += 1;
           last = rowError;
         }
       }
-      if (failed === 0) return;
-      drop('write_failed', failed);
-      deps.logger.error({ err: last, rows: failed }, 'request log: rows refused by the database were dropped');
-      return;
+    } else if (!isAlreadyStored(error)) {
+      failed = 1;
     }
-    drop('write_failed', batch.length);
-    deps.logger.error({ err: error, rows: batch.length }, 'request log: a batch could not be written and was dropped');
+    if (failed === 0) return;
+    drop('write_failed', failed);
+    deps.logger.error({ err: last, rows: failed }, 'request log: rows refused by the database were dropped');
+  }
+
+  /** The database could not take a batch: it goes back to the head of the queue, and a retry is scheduled. */
+  function hold(batch: NewRequestLogRow[], error: unknown): void {
+    drop('queue_full', queue.putBack(batch));
+    if (outageDelay === 0) {
+      outageStarted = now();
+      deps.logger.error({ err: error, held: queue.size }, 'request log: the database is unavailable; rows are held in memory and retried');
+      outageDelay = retryMs;
+    } else {
+      outageDelay = Math.min(outageDelay * 2, maxRetryMs);
+    }
+  }
+
+  function recovered(): void {
+    if (outageDelay === 0) return;
+    deps.logger.error({ held: queue.size, outage_ms: now() - outageStarted }, 'request log: the database is back; held rows are being written');
+    outageDelay = 0;
   }
 
   /** One batch, then more only while full batches wait (or everything, when asked): partial ones wait their turn. */
@@ -160,8 +236,14 @@ export function createRequestLogWriter(deps: RequestLogDeps): RequestLogWriter {
       if (batch.length === 0) return;
       try {
         await deps.insert(batch);
+        recovered();
       } catch (error) {
-        await writeFailed(batch, error);
+        if (!isDataError(error)) {
+          hold(batch, error);
+          return;
+        }
+        recovered();
+        await writeRefused(batch, error);
       }
       if (queue.size < batchSize && !(drainAll && queue.size > 0)) return;
       // an embedded database runs each INSERT on this thread: let requests in between two batches
@@ -176,10 +258,12 @@ export function createRequestLogWriter(deps: RequestLogDeps): RequestLogWriter {
     flushing ??= drain().finally(() => {
       flushing = undefined;
       drainAll = false;
-      if (queue.size > 0 && !closed) arm(queue.size >= batchSize ? 0 : intervalMs);
+      if (queue.size > 0 && !closed) arm(outageDelay > 0 ? outageDelay : queue.size >= batchSize ? 0 : intervalMs);
     });
     return flushing;
   }
+
+  const wait = (ms: number) => new Promise<void>((resolve) => timers.set(resolve, ms));
 
   return {
     write(row) {
@@ -188,7 +272,8 @@ export function createRequestLogWriter(deps: RequestLogDeps): RequestLogWriter {
         return;
       }
       if (queue.push(row)) drop('queue_full', 1);
-      if (flushing) return;
+      // while the database is away the retry timer is armed: writes only queue
+      if (flushing || outageDelay > 0) return;
       // a full batch goes out on the next turn of the event loop, not inside the request's own callback
       if (queue.size >= batchSize) {
         if (timerMs !== 0) arm(0);
@@ -197,10 +282,24 @@ export function createRequestLogWriter(deps: RequestLogDeps): RequestLogWriter {
     flush: () => startFlush(true),
     async close() {
       closed = true;
+      const deadline = now() + (deps.closeTimeoutMs ?? 10_000);
       await startFlush(true);
+      while (queue.size > 0 && outageDelay > 0 && now() < deadline) {
+        await wait(Math.min(outageDelay, Math.max(0, deadline - now())));
+        await startFlush(true);
+      }
+      disarm();
+      const left = queue.clear();
+      if (left > 0) {
+        drop('closed', left);
+        deps.logger.error({ rows: left }, 'request log: the database stayed unavailable at shutdown; held rows were dropped');
+      }
     },
     get pending() {
       return queue.size;
+    },
+    get holding() {
+      return outageDelay > 0;
     },
   };
 }

@@ -51,7 +51,51 @@ export interface RequestRecord {
   inputVerdicts: readonly HookResult[] | undefined;
   outputVerdicts: readonly HookResult[] | undefined;
   error: LoggedError | undefined;
+  /** the answer's finish reasons, for traces */
+  finishReasons: readonly string[] | undefined;
+  /** every upstream try (fallbacks and retries), in order; undefined until the first one */
+  attempts: AttemptLog[] | undefined;
+  /** ms since the epoch: the first try was sent (the end of queueing and the gateway's own work) */
+  firstSendAt: number | undefined;
+  /** ms since the epoch: the chosen answer was read whole (a stream ends with the response) */
+  upstreamEndAt: number | undefined;
+  /** ms since the epoch: the first byte of a streamed answer (its first token) went to the client */
+  firstByteAt: number | undefined;
+  /** single | fallback | loadbalance | conditional */
+  mode: string | undefined;
+  /** false: the workspace keeps bodies out of its logs */
+  logBodies: boolean;
+  /** the headers a stream was opened with (a hijacked reply's headers are not Fastify's to report) */
+  streamHeaders: Record<string, string | string[]> | undefined;
+  /** the answer the client got, kept by reference until the row is built (log-bodies.ts turns it into text) */
+  response: LoggedResponse | undefined;
 }
+
+/** One upstream try, as the log stores it (the `attempts` column). Times are ms after the request's start. */
+// a type, not an interface: it is stored as a JSON object (Record<string, unknown>)
+export type AttemptLog = {
+  path: string | null;
+  provider: string;
+  model: string | null;
+  started_ms: number;
+  duration_ms: number;
+  /** the provider's status, or the gateway's for a try without an answer (408 timeout, 502 unreachable) */
+  status: number | null;
+  error: { type: string; message: string } | null;
+  /** 0 for the first try on a target, then 1, 2 ... for its retries */
+  retry: number;
+};
+
+/** References to the answer, no copies: a JSON text, an object, a stream's canonical chunks or its raw bytes. */
+export type LoggedResponse =
+  | { kind: 'text'; text: string }
+  | { kind: 'object'; value: unknown }
+  | { kind: 'chunks'; chunks: unknown[] }
+  | { kind: 'bytes'; buffers: Buffer[]; size: number };
+
+/** Stream parts past this many bytes (or chunks) are not kept for the log: the body cap cuts them anyway. */
+export const STREAM_KEEP_BYTES = 256 * 1024;
+const STREAM_KEEP_CHUNKS = 4096;
 
 export function newRequestRecord(startedAt: number, route: string | undefined): RequestRecord {
   return {
@@ -75,6 +119,15 @@ export function newRequestRecord(startedAt: number, route: string | undefined): 
     inputVerdicts: undefined,
     outputVerdicts: undefined,
     error: undefined,
+    finishReasons: undefined,
+    attempts: undefined,
+    firstSendAt: undefined,
+    upstreamEndAt: undefined,
+    firstByteAt: undefined,
+    mode: undefined,
+    logBodies: true,
+    response: undefined,
+    streamHeaders: undefined,
   };
 }
 
@@ -87,9 +140,42 @@ function stringField(value: unknown, name: string): string | undefined {
 /** One canonical stream chunk: the final one carries the usage when the client asked for it. */
 export function noteChunk(record: RequestRecord | undefined, chunk: unknown): void {
   if (!record || typeof chunk !== 'object' || chunk === null) return;
+  if (record.firstByteAt === undefined) record.firstByteAt = Date.now();
+  if (record.logBodies) {
+    const kept = record.response;
+    if (kept === undefined) record.response = { kind: 'chunks', chunks: [chunk] };
+    else if (kept.kind === 'chunks' && kept.chunks.length < STREAM_KEEP_CHUNKS) kept.chunks.push(chunk);
+  }
   const usage = (chunk as { usage?: unknown }).usage;
   if (usage) record.usage = usageOf(usage) ?? record.usage;
   record.answerModel ??= stringField(chunk, 'model');
+}
+
+/** A relayed stream's bytes as they pass (references; the first STREAM_KEEP_BYTES of them). */
+export function noteStreamBytes(record: RequestRecord | undefined, buffer: Buffer): void {
+  if (!record) return;
+  if (record.firstByteAt === undefined) record.firstByteAt = Date.now();
+  if (!record.logBodies) return;
+  const kept = record.response;
+  if (kept === undefined) record.response = { kind: 'bytes', buffers: [buffer], size: buffer.length };
+  else if (kept.kind === 'bytes' && kept.size < STREAM_KEEP_BYTES) {
+    kept.buffers.push(buffer);
+    kept.size += buffer.length;
+  }
+}
+
+/** A whole answer (JSON text or object), by reference. */
+export function noteResponse(record: RequestRecord | undefined, response: LoggedResponse): void {
+  if (record && record.logBodies) record.response = response;
+}
+
+/** One upstream try has ended (with an answer's headers, a whole JSON answer, or a failure). */
+export function noteTry(record: RequestRecord | undefined, entry: Omit<AttemptLog, 'started_ms' | 'duration_ms'>, startedAt: number, endedAt: number): void {
+  if (!record) return;
+  record.firstSendAt ??= startedAt;
+  const logged: AttemptLog = { ...entry, started_ms: Math.max(0, startedAt - record.startedAt), duration_ms: Math.max(0, endedAt - startedAt) };
+  if (record.attempts) record.attempts.push(logged);
+  else record.attempts = [logged];
 }
 
 /** The end of a relayed stream, its last two chunks as received. */
@@ -97,8 +183,10 @@ export function noteStreamTail(record: RequestRecord | undefined, previous: Buff
   if (record) record.usage = usageInStreamTail(previous, last) ?? record.usage;
 }
 
-export function noteStreamed(record: RequestRecord | undefined): void {
-  if (record) record.streamed = true;
+export function noteStreamed(record: RequestRecord | undefined, headers?: Record<string, string | string[]>): void {
+  if (!record) return;
+  record.streamed = true;
+  record.streamHeaders = headers;
 }
 
 export function noteOutputVerdicts(record: RequestRecord | undefined, results: readonly HookResult[]): void {

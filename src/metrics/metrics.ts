@@ -1,5 +1,10 @@
-/** Prometheus metrics: one registry per app instance (tests build several apps in one process). */
+/**
+ * Prometheus metrics: one registry per app instance (tests build several apps in one process). Every metric, its
+ * labels and their bounds are listed in docs/operations.md ("Metrics and traces").
+ */
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { createRequestMetrics, type RequestMetrics, type RequestMetricsOptions } from './request-metrics.ts';
+import { createRuntimeGauges, type RuntimeGauges } from './runtime-gauges.ts';
 
 export interface Metrics {
   registry: Registry;
@@ -25,13 +30,25 @@ export interface Metrics {
   budgetStoreFailures: Counter<'outcome'>;
   /** requests a cost budget could not count: no price is known for their model */
   budgetUnpriced: Counter;
+  /** each finished inference request, from its log row: its `observe` is a request observer */
+  request: RequestMetrics;
+  /** gauges read at scrape time: the request log's queue, the upstream pools */
+  runtime: RuntimeGauges;
 }
 
-export function createMetrics(options: { collectDefaults?: boolean } = {}): Metrics {
+export interface MetricsOptions extends RequestMetricsOptions {
+  collectDefaults?: boolean;
+  /** distinct upstream origins named in the pool gauges before the rest are `other` (default 50) */
+  maxOrigins?: number;
+}
+
+export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   if (options.collectDefaults) collectDefaultMetrics({ register: registry });
   return {
     registry,
+    request: createRequestMetrics(registry, options),
+    runtime: createRuntimeGauges(registry, options),
     requests: new Counter({
       name: 'gateway_http_requests_total',
       help: 'HTTP requests answered, by route, method and status',

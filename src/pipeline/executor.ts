@@ -27,6 +27,7 @@ import { lookupAttemptCache, type CacheLookupDeps } from './steps/cache-lookup.t
 import { finishChosen } from './steps/finish.ts';
 import { guardInput, targetHooks, type GuardDeps } from './steps/input-guardrails.ts';
 import { noteAttempt, noteOutcome } from './steps/log-record.ts';
+import { noteResponse } from '../logging/request-record.ts';
 import { callWithRetries } from './steps/upstream-call.ts';
 import { noteLeftAttempt, notePrice, type CostDeps } from './steps/cost.ts';
 import { requestRateLimits, type RateLimitDeps, type RequestRateLimits } from './steps/rate-limits.ts';
@@ -98,6 +99,10 @@ export async function runPipeline(base: InferenceCall, headers: GatewayHeaders, 
   const random = deps.random ?? Math.random;
   // deps are passed as they are: spreading the dependency object per request costs an allocation and a copy
   const requestPlan = await planRequest(headers, base.body, io.principal, deps, random);
+  if (io.record) {
+    io.record.mode = requestPlan.plan.mode;
+    if (requestPlan.workspace.logBodies === false) io.record.logBodies = false;
+  }
   const state: RequestState = {
     base,
     headers,
@@ -168,6 +173,7 @@ async function runAttempt(state: RequestState, index: number): Promise<AttemptEn
   if (cache?.cached) {
     const outcome: Outcome = { ...chosen, answer: { kind: 'cached', cached: cache.cached }, retries: 0, cacheStatus: cache.status, warnings: cache.warnings, output: undefined, streamEnd: undefined };
     noteOutcome(io.record, outcome);
+    noteResponse(io.record, { kind: 'text', text: cache.cached.body });
     await notePrice(io.record, outcome, io.principal, deps);
     return { outcome };
   }
@@ -176,7 +182,7 @@ async function runAttempt(state: RequestState, index: number): Promise<AttemptEn
   if (budget.refused) return fallBack(plan, index, budget.refused.status, budget.refused);
   const options: UpstreamCallOptions = { headers: attemptHeaders, clientHeaders: io.clientHeaders, clientGone: io.clientGone, allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}) };
   const tried = await budget.track(callWithRetries(
-    { adapter, target, call, retry: attempt.target.retry, outputHooks: guarded.output, collectsStream: guarded.output.length > 0 || cache !== undefined, metadata: headers.metadata, options },
+    { adapter, target, call, retry: attempt.target.retry, outputHooks: guarded.output, collectsStream: guarded.output.length > 0 || cache !== undefined, metadata: headers.metadata, options, record: io.record, path: requestPlan.configured ? attempt.path : null },
     { upstream: deps.upstream, checks: deps.checks, random: state.random },
   ));
   const { answer, status } = tried;

@@ -30,7 +30,7 @@ export interface PlanDeps {
 /** The path a request without a config reports in errors (`workspace.defaults.input_guardrails[0]`). */
 export const UNCONFIGURED_PATH = 'request';
 
-const SINGLE: Plan = { attempts: [{ path: UNCONFIGURED_PATH, index: '', name: undefined, target: NO_SETTINGS, fallbacks: [] }] };
+const SINGLE: Plan = { attempts: [{ path: UNCONFIGURED_PATH, index: '', name: undefined, target: NO_SETTINGS, fallbacks: [] }], mode: 'single' };
 
 export async function planRequest(headers: GatewayHeaders, body: unknown, principal: Principal | undefined, deps: PlanDeps, random: () => number): Promise<RequestPlan> {
   const workspace = principal ? await deps.workspaceDefaults(principal.organisationId, principal.workspaceId) : { inputGuardrails: [], outputGuardrails: [] };

@@ -43,6 +43,8 @@ export interface Attempt {
 export interface Plan {
   /** never empty */
   attempts: readonly Attempt[];
+  /** the top-level strategy: single (no strategy), fallback, loadbalance or conditional */
+  mode: string;
 }
 
 /** Why an attempt failed: the upstream status, or `network` for a connection error or a timeout. */
@@ -51,7 +53,7 @@ export type AttemptFailure = number | 'network';
 export function plan(config: Config, request: ConditionInput, random: () => number): Plan {
   const attempts: Attempt[] = [];
   expand(config, { path: 'config', indexes: [], settings: NO_SETTINGS, fallbacks: [] }, request, random, attempts);
-  return { attempts };
+  return { attempts, mode: config.strategy?.mode ?? 'single' };
 }
 
 /**

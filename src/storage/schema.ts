@@ -7,3 +7,4 @@ export * from './schema/routing.ts';
 export * from './schema/request-logs.ts';
 export * from './schema/providers.ts';
 export * from './schema/limits.ts';
+export * from './schema/analytics.ts';

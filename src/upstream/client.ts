@@ -18,10 +18,47 @@ export interface UpstreamRequest {
   warnings: string[];
 }
 
+/**
+ * One origin's keep-alive pool, as undici counts it: `agent` is `default` (provider URLs) or `custom` (custom hosts,
+ * through the SSRF-guarded Agent). An origin whose connections have all closed has no pool and is not listed.
+ */
+export interface UpstreamPoolStats {
+  agent: 'default' | 'custom';
+  origin: string;
+  /** open connections */
+  connected: number;
+  /** open connections not serving a request */
+  free: number;
+  /** requests waiting across the pool's connections */
+  pending: number;
+  /** requests queued in the pool, waiting for a connection */
+  queued: number;
+  /** requests in flight */
+  running: number;
+  /** active, pending and queued requests */
+  size: number;
+}
+
 export interface UpstreamClient {
   /** `signal` may be an EventEmitter that emits 'abort' (undici reads its `aborted` and `reason`) */
   send(request: UpstreamRequest, options: { customHost: boolean; signal: AbortSignal | EventEmitter }): Promise<Dispatcher.ResponseData>;
+  /** read-only: each origin's pool as it is now (read at metrics scrape time) */
+  poolStats?(): UpstreamPoolStats[];
   close(): Promise<void>;
+}
+
+function statsOf(agent: Agent, name: UpstreamPoolStats['agent']): UpstreamPoolStats[] {
+  return Object.entries(agent.stats).map(([origin, stats]) => ({
+    agent: name,
+    origin,
+    // a single Client (connections: 1) counts its one connection as a boolean and has no free or queued count
+    connected: Number(stats.connected),
+    free: 'free' in stats ? stats.free : Number(stats.connected && stats.running === 0),
+    pending: stats.pending,
+    queued: 'queued' in stats ? stats.queued : 0,
+    running: stats.running,
+    size: stats.size,
+  }));
 }
 
 export function createUpstreamClient(options: { allowlist: Allowlist; connectionsPerOrigin?: number }): UpstreamClient {
@@ -47,6 +84,9 @@ export function createUpstreamClient(options: { allowlist: Allowlist; connection
         body: request.body ?? null,
         signal,
       });
+    },
+    poolStats() {
+      return [...statsOf(agent, 'default'), ...statsOf(guarded, 'custom')];
     },
     async close() {
       await Promise.all([agent.close(), guarded.close()]);

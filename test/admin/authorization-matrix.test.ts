@@ -4,10 +4,12 @@
  * from roles and key kinds; scope denials have their own small block. 403s are checked for a 'denied' audit record.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { and, eq } from 'drizzle-orm';
 import { ALL_SCOPES } from '../../src/auth/scopes.ts';
 import { hashApiKey } from '../../src/auth/secrets.ts';
+import { insertRequestLogs } from '../../src/storage/repositories/request-logs.ts';
 import { saveUsageLimitEntities } from '../../src/storage/repositories/usage-limit-policies.ts';
 import { apiKeys, auditLogs } from '../../src/storage/schema.ts';
 import { adminClient } from '../helpers/admin-client.ts';
@@ -253,10 +255,21 @@ const OPERATION_TABLE: Row[] = [
     req: async (w) => ({ method: 'GET', path: `/virtual-keys/${await savedVirtualKey(w, w.A)}` }), expect: EVERYONE },
   { seed: 'Operation: create or manage providers (legacy virtual keys: not B)', action: 'virtual_keys.delete', label: 'DELETE /virtual-keys/{virtual key of B}',
     req: async (w) => ({ method: 'DELETE', path: `/virtual-keys/${await savedVirtualKey(w, w.B)}` }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
-  { seed: 'Operation: access analytics', action: 'analytics.*', label: 'analytics group', todo: 'analytics group not implemented yet',
-    expect: { ...ADMIN_KEYS, svcA: '2xx' } },
-  { seed: 'Operation: create or update feedback', action: 'feedback.*', label: 'feedback group', todo: 'feedback group not implemented yet',
-    expect: { owner: 403, admin: 403, svcA: '2xx' } },
+  // analytics: admin keys read every workspace (workspace_slug), a workspace key its own (workspace_slug ignored)
+  { seed: 'Operation: access analytics (all workspaces: B)', action: 'analytics.view', label: 'GET /analytics/graphs/requests?workspace_slug=ws-b',
+    req: () => ({ method: 'GET', path: '/analytics/graphs/requests?workspace_slug=ws-b' }), expect: EVERYONE },
+  { seed: 'Operation: access analytics', action: 'analytics.view', label: 'GET /analytics/groups/ai-models',
+    req: () => ({ method: 'GET', path: '/analytics/groups/ai-models' }), expect: EVERYONE },
+  { seed: 'Operation: create or update feedback', action: 'feedback.create', label: 'POST /feedback',
+    req: () => ({ method: 'POST', path: '/feedback', body: { trace_id: 'matrix-trace', value: 5 } }),
+    expect: { owner: 403, admin: 403, svcA: '2xx', managerA: '2xx', memberA: '2xx' } },
+  { seed: 'Operation: create or update feedback', action: 'feedback.update', label: 'PUT /feedback/{feedback of A}',
+    req: async (w) => {
+      const created = await w.call('POST', '/feedback', w.keys.svcA.key, { trace_id: 'matrix-trace', value: 1 });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      return { method: 'PUT', path: `/feedback/${created.body.feedback_ids[0]}`, body: { value: -2, weight: 0.5 } };
+    },
+    expect: { owner: 403, admin: 403, svcA: '2xx', managerA: '2xx', memberA: '2xx' } },
   // secret references (code rule, no seed row): admin keys write; a workspace key reads the references its
   // workspace may use (allow_all_workspaces or allowed_workspaces), and another is hidden
   { seed: 'Operation: secret references (admin keys write)', action: 'secret_references.create', label: 'POST /secret-references',
@@ -295,6 +308,41 @@ const OPERATION_TABLE: Row[] = [
     req: async (w) => ({ method: 'GET', path: `/model-pricing/openai/${await savedModelPrice(w, w.B)}?workspace_id=${w.B}` }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
   { seed: 'Operation: model pricing (reads: what requests pay)', action: 'model_pricing.list', label: 'GET /model-pricing',
     req: () => ({ method: 'GET', path: '/model-pricing' }), expect: EVERYONE },
+  // logs and log exports (scopes logs.*; code rule, no seed row): a workspace key its own workspace's, admin keys all
+  { seed: 'Operation: logs (A)', action: 'logs.list', label: 'GET /logs', req: () => ({ method: 'GET', path: '/logs' }), expect: EVERYONE },
+  { seed: 'Operation: logs (not B)', action: 'logs.list', label: 'GET /logs?workspace_id=B',
+    req: (w) => ({ method: 'GET', path: `/logs?workspace_id=${w.B}` }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: logs (A)', action: 'logs.view', label: 'GET /logs/{log of A}',
+    req: async (w) => ({ method: 'GET', path: `/logs/${await savedLog(w, w.A)}` }), expect: EVERYONE },
+  { seed: 'Operation: logs (not B)', action: 'logs.view', label: 'GET /logs/{log of B}',
+    req: async (w) => ({ method: 'GET', path: `/logs/${await savedLog(w, w.B)}` }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: logs (own workspace)', action: 'logs.write', label: 'POST /logs',
+    req: () => ({ method: 'POST', path: '/logs', body: { request: { url: '/v1/x', body: {} }, response: { body: {} } } }), expect: EVERYONE },
+  { seed: 'Operation: log exports (A)', action: 'log_exports.create', label: 'POST /logs/exports in A',
+    req: (w) => ({ method: 'POST', path: '/logs/exports', body: { workspace_id: w.A, filters: {}, requested_data: [] } }), expect: EVERYONE },
+  { seed: 'Operation: log exports (not B)', action: 'log_exports.create', label: 'POST /logs/exports in B',
+    req: (w) => ({ method: 'POST', path: '/logs/exports', body: { workspace_id: w.B, filters: {}, requested_data: [] } }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: log exports (A)', action: 'log_exports.list', label: 'GET /logs/exports', req: () => ({ method: 'GET', path: '/logs/exports' }), expect: EVERYONE },
+  { seed: 'Operation: log exports (A)', action: 'log_exports.read', label: 'GET /logs/exports/{export of A}',
+    req: async (w) => ({ method: 'GET', path: `/logs/exports/${await savedLogExport(w, w.A)}` }), expect: EVERYONE },
+  { seed: 'Operation: log exports (not B)', action: 'log_exports.read', label: 'GET /logs/exports/{export of B}',
+    req: async (w) => ({ method: 'GET', path: `/logs/exports/${await savedLogExport(w, w.B)}` }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: log exports (A)', action: 'log_exports.update', label: 'PUT /logs/exports/{export of A}',
+    req: async (w) => ({ method: 'PUT', path: `/logs/exports/${await savedLogExport(w, w.A)}`, body: { filters: {} } }), expect: EVERYONE },
+  { seed: 'Operation: log exports (not B)', action: 'log_exports.update', label: 'PUT /logs/exports/{export of B}',
+    req: async (w) => ({ method: 'PUT', path: `/logs/exports/${await savedLogExport(w, w.B)}`, body: { filters: {} } }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: log exports (A)', action: 'log_exports.start', label: 'POST /logs/exports/{export of A}/start',
+    req: async (w) => ({ method: 'POST', path: `/logs/exports/${await savedLogExport(w, w.A)}/start` }), expect: EVERYONE },
+  { seed: 'Operation: log exports (not B)', action: 'log_exports.start', label: 'POST /logs/exports/{export of B}/start',
+    req: async (w) => ({ method: 'POST', path: `/logs/exports/${await savedLogExport(w, w.B)}/start` }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: log exports (A)', action: 'log_exports.cancel', label: 'POST /logs/exports/{export of A}/cancel',
+    req: async (w) => ({ method: 'POST', path: `/logs/exports/${await savedLogExport(w, w.A)}/cancel` }), expect: EVERYONE },
+  { seed: 'Operation: log exports (not B)', action: 'log_exports.cancel', label: 'POST /logs/exports/{export of B}/cancel',
+    req: async (w) => ({ method: 'POST', path: `/logs/exports/${await savedLogExport(w, w.B)}/cancel` }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: log exports (A)', action: 'log_exports.download', label: 'GET /logs/exports/{finished export of A}/download',
+    req: async (w) => ({ method: 'GET', path: `/logs/exports/${await savedLogExport(w, w.A, true)}/download` }), expect: EVERYONE },
+  { seed: 'Operation: log exports (not B)', action: 'log_exports.download', label: 'GET /logs/exports/{finished export of B}/download',
+    req: async (w) => ({ method: 'GET', path: `/logs/exports/${await savedLogExport(w, w.B, true)}/download` }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
 ];
 
 const ISOLATION_TABLE: Row[] = [
@@ -313,6 +361,26 @@ const ISOLATION_TABLE: Row[] = [
 ];
 
 const is2xx = (status: number) => status >= 200 && status < 300;
+
+/** A request log row of `workspaceId`, written as the request log writes them; its id. */
+async function savedLog(w: World, workspaceId: string): Promise<string> {
+  const id = randomUUID();
+  await insertRequestLogs(w.gateway.gateway.database.db, [{
+    id, organisationId: w.orgId, workspaceId, createdAt: new Date(), traceId: randomUUID(), route: 'chat', method: 'POST', path: '/v1/chat/completions', status: 200, isSuccess: true, responseTimeMs: 1,
+  }]);
+  return id;
+}
+
+/** A fresh log export (bootstrap admin key) of `workspaceId`: a draft, or run to its end; its id. */
+async function savedLogExport(w: World, workspaceId: string, finished = false): Promise<string> {
+  const created = await w.call('POST', '/logs/exports', w.gateway.adminKey, { workspace_id: workspaceId, filters: {}, requested_data: ['id'] });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  if (finished) {
+    assert.equal((await w.call('POST', `/logs/exports/${created.body.id}/start`, w.gateway.adminKey)).status, 200);
+    await w.gateway.gateway.app.logExportJobs.settled(created.body.id);
+  }
+  return created.body.id;
+}
 
 const CONFIG = { strategy: { mode: 'fallback' }, targets: [{ provider: 'openai' }, { provider: 'anthropic' }] };
 

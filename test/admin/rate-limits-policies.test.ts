@@ -78,9 +78,33 @@ for (const backend of testBackends()) {
       assert.ok(Date.parse(createdAt) > 0 && Date.parse(updatedAt) > 0);
       assert.deepEqual(rest, {
         id: created.id, name: 'Per user', conditions: PER_USER.conditions, group_by: PER_USER.group_by, type: 'requests', unit: 'rpm', value: 10,
-        status: 'active', workspace_id: null, organisation_id: gateway.gateway.bootstrap.organisation.id, object: 'rate_limits_policy',
+        on_store_failure: 'open', status: 'active', workspace_id: null, organisation_id: gateway.gateway.bootstrap.organisation.id, object: 'rate_limits_policy',
       });
       await audited('rate_limits_policies.create', 'success');
+    });
+
+    test('on_store_failure: open by default, closed when asked, on create and on update (alone or with the seed\'s fields); anything else a 400 naming it', async () => {
+      const open = await create();
+      assert.equal((await ok('GET', `/policies/rate-limits/${open.id}`)).on_store_failure, 'open', 'a rate limit fails open by default');
+      const closed = await create({ on_store_failure: 'closed' });
+      assert.equal((await ok('GET', `/policies/rate-limits/${closed.id}`)).on_store_failure, 'closed');
+      assert.equal((await stored(closed.id)).onStoreFailure, 'closed');
+      assert.deepEqual(await ok('PUT', `/policies/rate-limits/${open.id}`, { on_store_failure: 'closed' }), {});
+      assert.equal((await ok('GET', `/policies/rate-limits/${open.id}`)).on_store_failure, 'closed');
+      assert.deepEqual(await ok('PUT', `/policies/rate-limits/${open.id}`, { value: 3, on_store_failure: 'open' }), {});
+      const read = await ok('GET', `/policies/rate-limits/${open.id}`);
+      assert.deepEqual([read.value, read.on_store_failure], [3, 'open']);
+      assert.deepEqual(await ok('PUT', `/policies/rate-limits/${open.id}`, { value: 4 }), {});
+      assert.equal((await stored(open.id)).onStoreFailure, 'open', 'a PUT that does not name it keeps it');
+      const listed = await ok('GET', '/policies/rate-limits?page_size=100');
+      assert.equal(listed.data.find((row: { id: string }) => row.id === closed.id).on_store_failure, 'closed', 'lists show it too');
+      const before = (await db().select().from(rateLimitPolicies)).length;
+      for (const value of ['half', 'OPEN', '', null, true, 1]) {
+        await refused('POST', '/policies/rate-limits', { ...PER_USER, on_store_failure: value }, 400, 'on_store_failure');
+        await refused('PUT', `/policies/rate-limits/${open.id}`, { on_store_failure: value }, 400, 'on_store_failure');
+      }
+      assert.equal((await db().select().from(rateLimitPolicies)).length, before, 'nothing created');
+      assert.equal((await stored(open.id)).onStoreFailure, 'open', 'nothing changed');
     });
 
     test('create: conditions are stored as ids (a workspace slug becomes its id); workspace keys create in their own workspace', async () => {

@@ -109,6 +109,35 @@ for (const backend of testBackends()) {
       assert.equal(next.getUTCDate(), 1, 'a monthly window starts on the 1st');
       assert.ok(next.getTime() > Date.now());
       assert.equal(policy.value_key_usage_map, undefined, 'only with include_usage');
+      assert.equal(policy.on_store_failure, 'closed', 'a budget fails closed by default');
+    });
+
+    test('on_store_failure: set on create and on update, shown in reads and lists; anything else a 400 naming it', async () => {
+      const id = await create({ on_store_failure: 'open' });
+      assert.equal((await ok('GET', `${BASE}/${id}`)).on_store_failure, 'open');
+      assert.deepEqual(await ok('PUT', `${BASE}/${id}`, { on_store_failure: 'closed' }), {}, 'it alone is something to update');
+      assert.equal((await ok('GET', `${BASE}/${id}`)).on_store_failure, 'closed');
+      await ok('PUT', `${BASE}/${id}`, { name: 'renamed' });
+      assert.equal((await ok('GET', `${BASE}/${id}`)).on_store_failure, 'closed', 'a PUT that does not name it keeps it');
+      await ok('PUT', `${BASE}/${id}`, { credit_limit: 1200, on_store_failure: 'open' });
+      const listed = await ok('GET', `${BASE}?page_size=100`);
+      const row = listed.data.find((policy: { id: string }) => policy.id === id);
+      assert.deepEqual([row.credit_limit, row.on_store_failure], [1200, 'open']);
+      const before = (await ok('GET', `${BASE}?page_size=100`)).total;
+      for (const value of ['half', 'CLOSED', '', null, false, 0]) {
+        await expectParam('POST', BASE, { ...POLICY, on_store_failure: value }, 'on_store_failure');
+        await expectParam('PUT', `${BASE}/${id}`, { on_store_failure: value }, 'on_store_failure');
+      }
+      assert.equal((await ok('GET', `${BASE}?page_size=100`)).total, before, 'nothing created');
+      assert.equal((await ok('GET', `${BASE}/${id}`)).on_store_failure, 'open', 'nothing changed');
+    });
+
+    test('a tokens credit_limit the stored column cannot hold is a 400 naming it, not a 500; the largest it holds is kept exactly', async () => {
+      await expectParam('POST', BASE, { ...POLICY, credit_limit: 1e12 }, 'credit_limit');
+      await expectParam('POST', BASE, { ...POLICY, credit_limit: 1e15 }, 'credit_limit');
+      const id = await create({ credit_limit: 999_999_999_999 });
+      assert.equal((await ok('GET', `${BASE}/${id}`)).credit_limit, 999_999_999_999);
+      await expectParam('PUT', `${BASE}/${id}`, { credit_limit: 1e13 }, 'credit_limit');
     });
 
     test('a cumulative cost policy: no next reset; credit_limit keeps its decimals', async () => {

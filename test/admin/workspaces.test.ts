@@ -83,7 +83,7 @@ for (const backend of testBackends()) {
         assert.equal(fetched.status, 200);
         assert.equal(fetched.body.id, created.body.id);
         assert.deepEqual(fetched.body.users.map((user: { id: string; role: string; object: string }) => [user.id, user.role, user.object]), [[member, 'member', 'workspace-user']]);
-        assert.deepEqual(fetched.body.defaults, { metadata: { team: 'qa' }, is_default: 0, input_guardrails: [], output_guardrails: [], user_api_key_config: null });
+        assert.deepEqual(fetched.body.defaults, { metadata: { team: 'qa' }, is_default: 0, input_guardrails: [], output_guardrails: [], user_api_key_config: null, log_bodies: true });
         await audited('workspaces.create', 'success', created.body.id);
       });
 
@@ -209,7 +209,7 @@ for (const backend of testBackends()) {
         const fetched = (await call('GET', path, gateway.adminKey)).body;
         assert.equal(fetched.name, 'After');
         assert.equal(fetched.description, null);
-        assert.deepEqual(fetched.defaults, { metadata: { a: '1' }, is_default: 0, input_guardrails: ['pg-pii-123456'], output_guardrails: [], user_api_key_config: 'pc-conf-abcdef' });
+        assert.deepEqual(fetched.defaults, { metadata: { a: '1' }, is_default: 0, input_guardrails: ['pg-pii-123456'], output_guardrails: [], user_api_key_config: 'pc-conf-abcdef', log_bodies: true });
         assert.deepEqual(fetched.rate_limits, [{ type: 'tokens', unit: 'rph', value: 5 }]);
         assert.equal((await call('PUT', path, gateway.adminKey, { defaults: { user_api_key_config: null } })).status, 200);
         assert.equal((await call('GET', path, gateway.adminKey)).body.defaults.user_api_key_config, null);
@@ -219,6 +219,7 @@ for (const backend of testBackends()) {
           [{ slug: 'new' }, 'slug'],
           [{ defaults: { input_guardrails: 'pg-x' } }, 'defaults.input_guardrails'],
           [{ defaults: { user_api_key_config: 5 } }, 'defaults.user_api_key_config'],
+          [{ defaults: { log_bodies: 'no' } }, 'defaults.log_bodies'],
           [{ rate_limits: [{ type: 'requests', unit: 'rpm', value: -1 }] }, 'rate_limits[0].value'],
           [{ usage_limits: [{ type: 'money' }] }, 'usage_limits[0].type'],
         ];

@@ -5,7 +5,7 @@
  * verdicts, failures before any provider call, timeouts, bad upstream answers and cache hits.
  */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
 import { request } from 'undici';
@@ -15,7 +15,9 @@ import { closeAll, startBackendGateway } from '../helpers/backend-gateway.ts';
 import { testBackends } from '../helpers/databases.ts';
 import type { TestGateway } from '../helpers/gateway.ts';
 
-const SECRET_PROMPT = 'the-prompt-text-that-must-not-be-stored';
+const PROMPT = 'the-prompt-text-of-this-test';
+/** ORGANISATION_HEADERS_TO_MASK of the gateway under test */
+const ORG_MASKED = 'x-org-secret';
 
 for (const backend of testBackends()) {
   describe(`request log [${backend.name}]`, () => {
@@ -24,7 +26,7 @@ for (const backend of testBackends()) {
 
     before(async () => {
       upstream = await startFakeUpstream();
-      gateway = await startBackendGateway(backend);
+      gateway = await startBackendGateway(backend, { env: { ORGANISATION_HEADERS_TO_MASK: ORG_MASKED.toUpperCase() } });
     });
 
     after(() => closeAll(() => gateway?.close(), () => upstream?.close()));
@@ -55,7 +57,7 @@ for (const backend of testBackends()) {
     }
 
     const to = (model: string, extra: Record<string, unknown> = {}) => ({ provider: 'openai', custom_host: upstream.baseUrl, override_params: { model }, ...extra });
-    const messages = [{ role: 'user' as const, content: SECRET_PROMPT }];
+    const messages = [{ role: 'user' as const, content: PROMPT }];
 
     /** a raw request, for answers the openai client would turn into exceptions before we see them */
     async function raw(headers: Record<string, string>, body: unknown) {
@@ -68,7 +70,7 @@ for (const backend of testBackends()) {
       return { status: response.statusCode, text };
     }
 
-    test('a chat answer: status, provider, model, tokens from usage, trace, caller, metadata; no bodies, no keys', async () => {
+    test('a chat answer: status, provider, model, tokens, trace, caller, metadata, timings, its try, bodies; no keys', async () => {
       const trace = randomUUID();
       const metadata = { _user: 'jane', team: 'search' };
       await client(undefined, { 'x-gateway-metadata': JSON.stringify(metadata), 'x-gateway-span-id': 'span-1' })
@@ -94,10 +96,55 @@ for (const backend of testBackends()) {
       assert.ok(row.responseTimeMs >= 0);
       assert.equal(row.error, null);
       assert.equal(row.hookResults, null);
-      const stored = JSON.stringify(row);
-      assert.doesNotMatch(stored, new RegExp(SECRET_PROMPT), 'the request body is not stored');
-      assert.doesNotMatch(stored, /Hello world/, 'the answer is not stored');
-      assert.doesNotMatch(stored, /sk-provider-key-never-logged/, 'the provider key is not stored');
+      assert.equal(row.mode, 'single');
+      assert.equal(row.attempts.length, 1);
+      const [only] = row.attempts as Array<Record<string, unknown>>;
+      assert.deepEqual({ ...only, started_ms: 0, duration_ms: 0 }, { path: null, provider: 'openai', model: 'gpt-test', status: 200, error: null, retry: 0, started_ms: 0, duration_ms: 0 });
+      assert.ok((only!.started_ms as number) + (only!.duration_ms as number) <= row.responseTimeMs + 1);
+      assert.equal(row.queueTimeMs, only!.started_ms, 'queueing runs to the first send');
+      assert.ok(row.upstreamTimeMs !== null && row.upstreamTimeMs >= 0 && row.upstreamTimeMs <= row.responseTimeMs);
+      assert.ok(row.firstByteMs !== null && row.firstByteMs <= row.responseTimeMs);
+      assert.deepEqual(JSON.parse(row.requestBody ?? ''), { model: 'gpt-test', messages });
+      assert.equal((JSON.parse(row.responseBody ?? '') as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content, 'Hello world');
+      assert.equal(row.bodiesTruncated, false);
+      assert.equal(row.gatewayHeaders?.['x-gateway-span-id'], 'span-1');
+      assert.equal(row.gatewayHeaders?.['x-gateway-api-key'], '********');
+      assert.equal(row.requestHeaders?.authorization, '********');
+      assert.equal(row.responseHeaders?.['x-gateway-trace-id'], trace);
+      assert.doesNotMatch(JSON.stringify(row), /sk-provider-key-never-logged/, 'the provider key is not stored');
+      assert.doesNotMatch(JSON.stringify(row), new RegExp(gateway.adminKey), 'the gateway key is not stored');
+    });
+
+    test('bodies stay out with x-gateway-debug: false and for a workspace that turns them off; masked headers are hashed', async () => {
+      const trace = randomUUID();
+      await client(undefined, { 'x-gateway-debug': 'false' }).chat.completions.create({ model: 'gpt-test', messages }, { headers: { 'x-gateway-trace-id': trace } });
+      const quiet = await onlyRow(trace);
+      assert.equal(quiet.requestBody, null);
+      assert.equal(quiet.responseBody, null);
+      assert.equal(quiet.totalTokens, 7, 'the rest of the record is kept');
+      assert.doesNotMatch(JSON.stringify(quiet), new RegExp(PROMPT));
+
+      const masked = randomUUID();
+      await client(undefined, { 'X-Caller-Token': 'caller-value-1', [ORG_MASKED]: 'org-value-2', 'x-gateway-sensitive-headers': 'x-CALLER-token' })
+        .chat.completions.create({ model: 'gpt-test', messages }, { headers: { 'x-gateway-trace-id': masked } });
+      const row = await onlyRow(masked);
+      const hash = (value: string) => `sha256:${createHash('sha256').update(value).digest('hex').slice(0, 16)}`;
+      assert.equal(row.requestHeaders?.['x-caller-token'], hash('caller-value-1'), 'named by the request');
+      assert.equal(row.requestHeaders?.[ORG_MASKED], hash('org-value-2'), 'named by the organisation');
+      assert.doesNotMatch(JSON.stringify(row), /caller-value-1|org-value-2/);
+
+      const workspace = gateway.gateway.bootstrap.workspace.id;
+      const put = await gateway.gateway.app.inject({ method: 'PUT', url: `/v1/admin/workspaces/${workspace}`, headers: { 'x-gateway-api-key': gateway.adminKey }, payload: { defaults: { log_bodies: false } } });
+      assert.equal(put.statusCode, 200, put.body);
+      try {
+        const off = randomUUID();
+        await client().chat.completions.create({ model: 'gpt-test', messages }, { headers: { 'x-gateway-trace-id': off } });
+        const row = await onlyRow(off);
+        assert.equal(row.requestBody, null);
+        assert.equal(row.responseBody, null);
+      } finally {
+        await gateway.gateway.app.inject({ method: 'PUT', url: `/v1/admin/workspaces/${workspace}`, headers: { 'x-gateway-api-key': gateway.adminKey }, payload: { defaults: { log_bodies: true } } });
+      }
     });
 
     test('a relayed stream: tokens from the final usage chunk, stream_mode, time to the end of the stream', async () => {
@@ -115,6 +162,12 @@ for (const backend of testBackends()) {
       assert.equal(row.model, 'gpt-stream');
       assert.deepEqual([row.promptTokens, row.completionTokens, row.totalTokens], [5, 2, 7]);
       assert.equal(row.error, null);
+      const body = JSON.parse(row.responseBody ?? '') as { object: string; choices: Array<{ message: { content: string }; finish_reason: string }>; usage: unknown };
+      assert.equal(body.object, 'chat.completion', 'the stream is reassembled into one answer');
+      assert.equal(body.choices[0]?.message.content, 'Hello world');
+      assert.equal(body.choices[0]?.finish_reason, 'stop');
+      assert.ok(row.firstByteMs !== null && row.firstByteMs <= row.responseTimeMs, 'time to the first token');
+      assert.equal(row.responseHeaders?.['content-type']?.startsWith('text/event-stream'), true);
     });
 
     test('a stream without usage logs unknown tokens as null, never 0; its time runs to the end of the stream', async () => {
@@ -157,6 +210,16 @@ for (const backend of testBackends()) {
       assert.equal(row.retryCount, 1);
       assert.equal(row.model, flaky);
       assert.equal(row.totalTokens, 7);
+      assert.equal(row.mode, 'fallback');
+      const tries = (row.attempts as Array<{ path: string; model: string; status: number; retry: number; error: { message: string } | null; started_ms: number }>);
+      assert.deepEqual(tries.map((entry) => [entry.path, entry.model, entry.status, entry.retry]), [
+        ['config.targets[0]', 'error-503', 503, 0],
+        ['config.targets[1]', flaky, 503, 0],
+        ['config.targets[1]', flaky, 200, 1],
+      ]);
+      assert.equal(tries[0]?.error?.message, 'fake upstream error 503');
+      assert.equal(tries[2]?.error, null);
+      assert.ok(tries[0]!.started_ms <= tries[1]!.started_ms && tries[1]!.started_ms <= tries[2]!.started_ms);
     });
 
     test('input guardrails that fail without deny: the verdicts are in hook_results, the request succeeds', async () => {
@@ -228,6 +291,10 @@ for (const backend of testBackends()) {
       const timeoutRow = await onlyRow(timedOut);
       assert.equal(timeoutRow.status, 408);
       assert.equal((timeoutRow.error as { type: string }).type, 'timeout_error');
+      const [tried] = timeoutRow.attempts as Array<{ status: number; error: { type: string }; duration_ms: number }>;
+      assert.equal(tried?.status, 408);
+      assert.ok(tried!.duration_ms >= 100, `the try lasted its timeout (${tried!.duration_ms} ms)`);
+      assert.equal(timeoutRow.responseBody, null);
       const garbageRow = await onlyRow(garbled);
       assert.equal(garbageRow.status, 502);
       assert.equal(garbageRow.provider, 'openai');
@@ -241,6 +308,8 @@ for (const backend of testBackends()) {
       assert.equal(row.status, 429);
       assert.equal(row.isSuccess, false);
       assert.deepEqual(row.error, { message: 'fake upstream error 429', type: 'fake_error', code: 'fake' });
+      assert.deepEqual((row.attempts as Array<{ status: number; error: unknown }>).map((entry) => [entry.status, entry.error]), [[429, { type: 'fake_error', message: 'fake upstream error 429' }]]);
+      assert.match(row.responseBody ?? '', /fake upstream error 429/, 'the error answer is kept');
     });
 
     test('a client that leaves before the answer is logged as 499 with a client_closed error', async () => {
@@ -281,6 +350,9 @@ for (const backend of testBackends()) {
       assert.equal(hit.cacheStatus, 'HIT');
       assert.equal(hit.status, 200);
       assert.equal(hit.totalTokens, 7);
+      assert.deepEqual(hit.attempts, [], 'no provider was called');
+      assert.equal(hit.upstreamTimeMs, null);
+      assert.match(hit.responseBody ?? '', /Hello world/);
     });
 
     test('pass-through routes are logged without their query string; admin routes are not logged', async () => {
@@ -294,7 +366,9 @@ for (const backend of testBackends()) {
       const row = await onlyRow(trace);
       assert.equal(row.route, 'passthrough');
       assert.equal(row.path, '/v1/some/provider/path');
-      assert.doesNotMatch(JSON.stringify(row), /provider-secret/);
+      // the fake echoes the query in its answer body; everything the gateway itself records leaves it out
+      assert.doesNotMatch(JSON.stringify({ ...row, responseBody: null }), /provider-secret/);
+      assert.match(row.responseBody ?? '', /"echo":true/, 'the pass-through answer is kept');
 
       const adminTrace = randomUUID();
       const admin = await request(`${gateway.baseURL}/api-keys`, { headers: { 'x-gateway-api-key': gateway.adminKey, 'x-gateway-trace-id': adminTrace } });

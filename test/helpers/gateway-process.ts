@@ -1,7 +1,7 @@
 /**
  * Gateway processes for multi-node tests: `src/main.ts` started as deployed, each in its own process group (stopped
- * by it), on a free port, ready once /health answers; and a TCP proxy to Redis that a test can shut and open again
- * to take Redis away from the nodes and give it back.
+ * by it), on a free port, ready once /health answers; and TCP proxies to Redis or PostgreSQL that a test can shut
+ * and open again to take the service away from the nodes and give it back.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -76,12 +76,27 @@ export async function startNode(env: Record<string, string>): Promise<Node> {
 
 /** A TCP proxy to Redis that can be shut (every connection cut, new ones refused) and opened again on the same port. */
 export async function redisProxy(target: URL) {
+  const proxy = await tcpProxy(target.hostname, Number(target.port || 6379));
+  return { url: `redis://127.0.0.1:${proxy.port}`, open: proxy.open, shut: proxy.shut };
+}
+
+/** A TCP proxy to a PostgreSQL database: its URL through the proxy, and the same shut / open. */
+export async function postgresProxy(target: URL) {
+  const proxy = await tcpProxy(target.hostname, Number(target.port || 5432));
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String(proxy.port);
+  return { url: url.toString(), open: proxy.open, shut: proxy.shut };
+}
+
+/** A TCP proxy that can be shut (every connection cut, new ones refused) and opened again on the same port. */
+export async function tcpProxy(host: string, targetPort: number) {
   const port = await freePort();
   const sockets = new Set<net.Socket>();
   let server: net.Server | undefined;
   const open = async () => {
     server = net.createServer((client) => {
-      const upstream = net.connect(Number(target.port || 6379), target.hostname);
+      const upstream = net.connect(targetPort, host);
       for (const socket of [client, upstream]) {
         sockets.add(socket);
         socket.on('close', () => sockets.delete(socket));
@@ -97,5 +112,5 @@ export async function redisProxy(target: URL) {
     await closed;
   };
   await open();
-  return { url: `redis://127.0.0.1:${port}`, open, shut };
+  return { port, open, shut };
 }

@@ -121,25 +121,84 @@ test('close() writes what is queued; later rows are dropped and counted', async 
   assert.equal(writer.pending, 0);
 });
 
-test('a failing database is logged and counted, never thrown; the writer carries on', async () => {
+test('while the database is away rows are held, in order, and retried with a growing delay; nothing is lost', async () => {
   let down = true;
+  let tries = 0;
   const written: string[] = [];
-  const { writer, errors, drops } = harness({
+  const { writer, errors, drops, clock } = harness({
+    retryMs: 100,
+    maxRetryMs: 400,
     insert: async (rows) => {
-      if (down) throw new Error('connection refused');
+      tries += 1;
+      if (down) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
       written.push(...rows.map((entry) => entry.traceId));
     },
   });
   writer.write(row(1));
   writer.write(row(2));
   await writer.flush();
-  assert.equal(errors.length, 1);
-  assert.equal(errors[0]!.rows, 2);
-  assert.equal(drops.get('write_failed'), 2);
-  down = false;
+  assert.equal(writer.holding, true);
+  assert.equal(writer.pending, 2, 'the batch went back to the queue');
+  assert.deepEqual(clock.armed(), [100], 'a retry is scheduled');
   writer.write(row(3));
+  writer.write(row(4));
+  assert.deepEqual(clock.armed(), [100], 'writes during the outage only queue');
+  clock.fire();
+  await settle();
+  assert.deepEqual(clock.armed(), [200], 'the delay doubles');
+  clock.fire();
+  await settle();
+  clock.fire();
+  await settle();
+  assert.deepEqual(clock.armed(), [400], 'up to its ceiling');
+  down = false;
+  clock.fire();
+  await settle();
   await writer.flush();
-  assert.deepEqual(written, ['trace-3']);
+  assert.deepEqual(written, ['trace-1', 'trace-2', 'trace-3', 'trace-4']);
+  assert.equal(writer.holding, false);
+  assert.equal(drops.size, 0, 'nothing dropped');
+  assert.equal(errors.length, 2, 'one line when the outage starts, one when it ends');
+  assert.ok(tries >= 5);
+});
+
+test('past the bound during an outage, the oldest rows are dropped, counted and logged', async () => {
+  let down = true;
+  const written: string[] = [];
+  const { writer, errors, drops, clock } = harness({
+    batchSize: 2,
+    maxQueue: 4,
+    insert: async (rows) => {
+      if (down) throw new Error('Connection terminated unexpectedly');
+      written.push(...rows.map((entry) => entry.traceId));
+    },
+  });
+  writer.write(row(1));
+  writer.write(row(2));
+  await writer.flush();
+  for (let n = 3; n <= 7; n += 1) writer.write(row(n));
+  assert.equal(writer.pending, 4);
+  assert.equal(drops.get('queue_full'), 3);
+  assert.ok(errors.some((entry) => entry.rows === 1 && entry.held === 4), 'the drop is logged');
+  down = false;
+  clock.fire();
+  await settle();
+  await writer.flush();
+  assert.deepEqual(written, ['trace-4', 'trace-5', 'trace-6', 'trace-7']);
+});
+
+test('close() during an outage keeps trying until its deadline, then counts what it drops', async () => {
+  const { writer, drops } = harness({
+    closeTimeoutMs: 0,
+    insert: async () => {
+      throw new Error('the database system is shutting down');
+    },
+  });
+  writer.write(row(1));
+  writer.write(row(2));
+  await writer.close();
+  assert.equal(drops.get('closed'), 2);
+  assert.equal(writer.pending, 0);
 });
 
 test('a row the database refuses (a data error) does not take the rest of its batch with it', async () => {

@@ -93,7 +93,7 @@ const principal: Principal = {
 
 function row(record: ReturnType<typeof newRequestRecord>, status = 200, metadata: Record<string, unknown> = {}) {
   const gateway = { trace: { traceId: 't', spanId: undefined, parentSpanId: undefined, spanName: undefined }, metadata } as never;
-  return logRow({ id: 'id', record, principal, gateway, fallbackTraceId: 't', method: 'POST', url: '/v1/chat/completions', requestBody: { model: 'm' }, status, completed: true, headersSent: true, endedAt: 1 });
+  return logRow({ id: 'id', record, principal, gateway, fallbackTraceId: 't', method: 'POST', url: '/v1/chat/completions', requestBody: { model: 'm' }, rawBody: undefined, requestHeaders: {}, responseHeaders: {}, headersToMask: [], bodyCap: 0, status, completed: true, headersSent: true, endedAt: 1 });
 }
 
 test('the row: cost in USD with 12 decimals and the cached, cache-write and reasoning columns', () => {

@@ -3,11 +3,13 @@ import { canAccessWorkspace, isOrganisationAdmin, requireAdminKey, requireScope,
 import { generateApiKeySecret, hashApiKey, maskApiKey } from '../../auth/secrets.ts';
 import type { Principal } from '../../core/context.ts';
 import { badRequest, notFound } from '../../core/errors.ts';
+import type { KvStore } from '../../kv/store.ts';
 import type { Db } from '../../storage/database.ts';
 import { deleteApiKey, getApiKey, updateApiKey, type ApiKeyRow } from '../../storage/repositories/api-keys.ts';
 import type { RotateApiKeyInput, UpdateApiKeyInput } from './inputs.ts';
 import { keyKind } from './kinds.ts';
 import { checkScopes, parseExpiry } from './rules.ts';
+import { resetKeyUsage } from './usage.ts';
 
 export const DEFAULT_TRANSITION_MS = 1_800_000;
 
@@ -33,7 +35,11 @@ function hashesOf(row: ApiKeyRow): string[] {
   return row.previousKeyHash ? [row.keyHash, row.previousKeyHash] : [row.keyHash];
 }
 
-export async function updateKey(db: Db, principal: Principal, id: string, body: UpdateApiKeyInput, now: Date) {
+/**
+ * Changes what the body names. `reset_usage: true` zeroes the key's budget (as updated) last, inside the caller's
+ * transaction: the live counter is what every node counts against, so a failure there leaves the row unchanged too.
+ */
+export async function updateKey(db: Db, kv: KvStore, principal: Principal, id: string, body: UpdateApiKeyInput, now: Date) {
   const row = await findKeyFor(db, principal, id, 'update');
   const expiresAt = parseExpiry(body.expires_at, now);
   const updated = await updateApiKey(db, row.id, {
@@ -47,6 +53,7 @@ export async function updateKey(db: Db, principal: Principal, id: string, body: 
     ...(body.rotation_policy !== undefined ? { rotationPolicy: body.rotation_policy } : {}),
     ...(expiresAt !== undefined ? { expiresAt } : {}),
   });
+  if (body.reset_usage === true) await resetKeyUsage(kv, updated ?? row, now);
   return { row: updated ?? row, invalidate: hashesOf(row) };
 }
 

@@ -1,7 +1,10 @@
-/** An API key as the admin API shows it (reference: ApiKeyObject): the secret only ever masked. */
+/**
+ * An API key as the admin API shows it (reference: ApiKeyObject): the secret only ever masked. `status` is the one
+ * a read computes (usage.ts: `exhausted` while its budget is used up), the stored one when not given.
+ */
 import type { ApiKeyRow } from '../../storage/repositories/api-keys.ts';
 
-export function apiKeyView(row: ApiKeyRow) {
+export function apiKeyView(row: ApiKeyRow, status: string = row.status) {
   return {
     object: 'api-key' as const,
     id: row.id,
@@ -12,7 +15,7 @@ export function apiKeyView(row: ApiKeyRow) {
     organisation_id: row.organisationId,
     workspace_id: row.workspaceId,
     user_id: row.userId,
-    status: row.status,
+    status,
     creation_mode: row.creationMode,
     rate_limits: row.rateLimits ?? [],
     usage_limits: row.usageLimits ?? null,

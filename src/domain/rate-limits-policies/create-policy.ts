@@ -28,5 +28,7 @@ export async function createRateLimitsPolicy(db: Db, principal: Principal, body:
     type: body.type,
     unit: body.unit,
     value: body.value,
+    // absent: the column's default (open: a rate limit protects throughput)
+    ...(body.on_store_failure !== undefined ? { onStoreFailure: body.on_store_failure } : {}),
   });
 }

@@ -3,6 +3,7 @@
  * are checked against these types at compile time, in src/http/admin/rate-limits-policies/schemas.ts).
  */
 import type { PolicyCondition, PolicyGroupBy } from '../../limits/policy-match.ts';
+import type { StoreFailureMode } from '../../limits/rate-limit-rules.ts';
 
 export type RateLimitType = 'requests' | 'tokens';
 export type PolicyUnit = 'rpm' | 'rph' | 'rpd';
@@ -17,6 +18,8 @@ export interface CreateRateLimitsPolicyInput {
   unit: PolicyUnit;
   /** a positive number */
   value: number;
+  /** when the counter store (Redis) cannot be reached: `open` (the default) lets requests through, `closed` refuses them (503) */
+  on_store_failure?: StoreFailureMode;
   /** a workspace id or slug; absent: the caller's workspace (workspace keys) or organisation-wide (admin keys) */
   workspace_id?: string;
   /** when given, the caller's own organisation */
@@ -28,6 +31,8 @@ export interface UpdateRateLimitsPolicyInput {
   name?: string;
   unit?: PolicyUnit;
   value?: number;
+  /** beyond the seed's three fields: the policy's choice when the counter store cannot be reached */
+  on_store_failure?: StoreFailureMode;
 }
 
 export interface ListRateLimitsPoliciesInput {

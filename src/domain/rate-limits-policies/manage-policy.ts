@@ -40,6 +40,7 @@ export async function updateRateLimitsPolicy(db: Db, principal: Principal, id: s
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.unit !== undefined ? { unit: body.unit } : {}),
     ...(body.value !== undefined ? { value: body.value } : {}),
+    ...(body.on_store_failure !== undefined ? { onStoreFailure: body.on_store_failure } : {}),
   });
   if (!updated) throw policyNotFound(id);
   return updated;

@@ -12,6 +12,8 @@ export function rateLimitsPolicyView(row: RateLimitPolicyRow) {
     type: row.type,
     unit: row.unit,
     value: row.value,
+    /** what a node does while the counter store cannot be reached (open: let through; closed: 503) */
+    on_store_failure: row.onStoreFailure,
     status: row.status,
     /** null: organisation-wide */
     workspace_id: row.workspaceId,

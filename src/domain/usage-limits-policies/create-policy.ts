@@ -30,5 +30,7 @@ export async function createUsageLimitsPolicy(db: Db, principal: Principal, body
     creditLimit: String(body.credit_limit),
     alertThreshold: body.alert_threshold === undefined || body.alert_threshold === null ? null : String(body.alert_threshold),
     periodicReset: body.periodic_reset ?? null,
+    // absent: the column's default (closed: a budget caps money)
+    ...(body.on_store_failure !== undefined ? { onStoreFailure: body.on_store_failure } : {}),
   });
 }

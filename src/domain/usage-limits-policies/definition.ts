@@ -9,8 +9,11 @@ import { findWorkspace } from '../../storage/repositories/workspaces.ts';
 import { maxCreditLimit, type BudgetType } from '../../limits/budgets-amounts.ts';
 import type { PolicyConditionInput } from './inputs.ts';
 
+/** the stored column (numeric(24, 12)) holds 12 digits before the point: a larger limit must be a 400, not a 500 */
+const STORED_MAX = 999_999_999_999;
+
 export function checkCreditLimit(creditLimit: number, type: BudgetType): void {
-  const max = maxCreditLimit(type);
+  const max = Math.min(maxCreditLimit(type), STORED_MAX);
   if (creditLimit > max) throw invalidParam('credit_limit', `credit_limit must be at most ${max} for a ${type} budget.`);
   if (type === 'tokens' && !Number.isInteger(creditLimit)) {
     throw invalidParam('credit_limit', 'credit_limit of a tokens budget must be a whole number of tokens.');

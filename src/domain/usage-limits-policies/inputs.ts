@@ -15,6 +15,8 @@ export interface PolicyGroupByInput {
 
 export type UsageLimitType = 'cost' | 'tokens';
 export type PeriodicReset = 'weekly' | 'monthly';
+/** what a node does with the policy while the counter store (Redis) cannot be reached */
+export type StoreFailureMode = 'open' | 'closed';
 
 export interface CreateUsageLimitsPolicyInput {
   name?: string | null;
@@ -26,6 +28,8 @@ export interface CreateUsageLimitsPolicyInput {
   alert_threshold?: number | null;
   /** absent or null: cumulative (never reset) */
   periodic_reset?: PeriodicReset | null;
+  /** absent: `closed` (a budget caps money: refused with 503 while its counter cannot be read) */
+  on_store_failure?: StoreFailureMode;
   /** a workspace id or slug; absent: the caller's workspace (workspace keys) or organisation-wide (admin keys) */
   workspace_id?: string;
   /** when given, the caller's own organisation */
@@ -38,6 +42,7 @@ export interface UpdateUsageLimitsPolicyInput {
   alert_threshold?: number | null;
   /** null removes the reset: the policy becomes cumulative */
   periodic_reset?: PeriodicReset | null;
+  on_store_failure?: StoreFailureMode;
   /** zeroes the counter of one value key (`metadata._user:ada`) */
   reset_usage_for_value?: string;
 }

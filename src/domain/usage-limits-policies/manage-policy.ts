@@ -50,6 +50,7 @@ export async function updatePolicy(
     ...(body.credit_limit !== undefined ? { creditLimit: String(body.credit_limit) } : {}),
     ...(body.alert_threshold !== undefined ? { alertThreshold: body.alert_threshold === null ? null : String(body.alert_threshold) } : {}),
     ...(body.periodic_reset !== undefined ? { periodicReset: body.periodic_reset } : {}),
+    ...(body.on_store_failure !== undefined ? { onStoreFailure: body.on_store_failure } : {}),
     ...(resetting ? { lastResetAt: now } : {}),
   });
   if (!updated) throw policyNotFound(id);

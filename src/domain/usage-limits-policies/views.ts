@@ -31,6 +31,8 @@ export function policyView(row: UsageLimitPolicyRow, now: Date) {
     // windows are calendar weeks and months (src/limits/budgets-period.ts): the next one is known, never stored
     next_usage_reset_at: row.status === 'active' ? (nextPeriodStart(now, reset)?.toISOString() ?? null) : null,
     last_reset_at: row.lastResetAt?.toISOString() ?? null,
+    /** what a node does while the counter store cannot be reached (closed: 503; open: let through) */
+    on_store_failure: row.onStoreFailure,
     status: row.status,
     workspace_id: row.workspaceId,
     organisation_id: row.organisationId,

@@ -29,6 +29,8 @@ export interface UpdateWorkspaceInput extends WorkspaceLimits {
     output_guardrails?: string[];
     /** a config slug or id; null clears it */
     user_api_key_config?: string | null;
+    /** false keeps request and response bodies out of the workspace's request log */
+    log_bodies?: boolean;
   };
 }
 

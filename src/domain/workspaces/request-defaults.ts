@@ -17,6 +17,8 @@ export interface WorkspaceRequestDefaults {
   outputGuardrails: readonly string[];
   /** the workspace's inline `rate_limits` as stored (§0.7 RateLimits); the rate-limits step reads them */
   rateLimits?: readonly unknown[];
+  /** false: request and response bodies stay out of this workspace's request log (`defaults.log_bodies`) */
+  logBodies?: false;
 }
 
 export const NO_WORKSPACE_DEFAULTS: WorkspaceRequestDefaults = Object.freeze({ inputGuardrails: [], outputGuardrails: [] });
@@ -44,8 +46,9 @@ export async function createWorkspaceDefaults(db: Db, kv: KvStore, options: { tt
       const outputGuardrails = slugs(defaults.output_guardrails);
       const rateLimits = Array.isArray(row?.rateLimits) && row.rateLimits.length > 0 ? Object.freeze([...row.rateLimits]) : undefined;
       // the common case shares one frozen object
-      if (inputGuardrails.length === 0 && outputGuardrails.length === 0 && !rateLimits) return NO_WORKSPACE_DEFAULTS;
-      return { inputGuardrails, outputGuardrails, ...(rateLimits ? { rateLimits } : {}) };
+      const logBodies = defaults.log_bodies === false ? false : undefined;
+      if (inputGuardrails.length === 0 && outputGuardrails.length === 0 && !rateLimits && logBodies === undefined) return NO_WORKSPACE_DEFAULTS;
+      return { inputGuardrails, outputGuardrails, ...(rateLimits ? { rateLimits } : {}), ...(logBodies === false ? { logBodies } : {}) };
     });
   return Object.assign(lookup, { close: () => cache.close() });
 }

@@ -8,6 +8,7 @@ export interface WorkspaceDefaults {
   input_guardrails?: string[];
   output_guardrails?: string[];
   user_api_key_config?: string | null;
+  log_bodies?: boolean;
 }
 
 function storedDefaults(row: WorkspaceRow): WorkspaceDefaults {
@@ -59,6 +60,7 @@ export function workspaceWithUsersView(row: WorkspaceRow, members: readonly Memb
       input_guardrails: defaults.input_guardrails ?? [],
       output_guardrails: defaults.output_guardrails ?? [],
       user_api_key_config: defaults.user_api_key_config ?? null,
+      log_bodies: defaults.log_bodies !== false,
     },
     users: members.map(memberView),
   };

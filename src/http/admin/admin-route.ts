@@ -12,6 +12,7 @@ import { maskHeaders, maskSecrets } from '../../secrets/mask.ts';
 import type { CheckRegistry } from '../../guardrails/registry.ts';
 import type { KvStore } from '../../kv/store.ts';
 import type { ExhaustionCheck } from '../../domain/providers/status.ts';
+import type { InlineExhaustionCheck } from '../../limits/budgets-inline.ts';
 import type { ParseConfigOptions } from '../../routing/config-schema.ts';
 import type { SecretCipher } from '../../secrets/cipher.ts';
 import type { ProviderRegistry } from '../../providers/registry.ts';
@@ -42,6 +43,8 @@ export interface AdminDeps {
   usagePolicies?: { invalidate(): Promise<void> };
   /** whether a provider's usage limit is used up (its status reads `exhausted`): the budgets' counters */
   providerExhausted?: ExhaustionCheck;
+  /** whether an API key's usage limit is used up (its status reads `exhausted`): the budgets' counters */
+  inlineExhausted?: InlineExhaustionCheck;
 }
 
 export interface AdminContext {

@@ -1,12 +1,15 @@
 /** The admin (control-plane) API: one folder per resource group, registered here. */
 import type { FastifyInstance } from 'fastify';
 import type { AdminDeps } from './admin-route.ts';
+import { registerAnalyticsRoutes } from './analytics/routes.ts';
 import { registerApiKeyRoutes } from './api-keys/routes.ts';
 import { registerAuditLogRoutes } from './audit-logs/routes.ts';
 import { registerConfigRoutes } from './configs/routes.ts';
+import { registerFeedbackRoutes } from './feedback/routes.ts';
 import { registerGuardrailRoutes } from './guardrails/routes.ts';
 import { registerModelPricingRoutes } from './model-pricing/routes.ts';
 import { registerIntegrationRoutes } from './integrations/routes.ts';
+import { registerLogRoutes } from './logs/routes.ts';
 import { registerOrganisationRoutes } from './organisation/routes.ts';
 import { registerProviderRoutes } from './providers/routes.ts';
 import { registerVirtualKeyRoutes } from './virtual-keys/routes.ts';
@@ -20,12 +23,15 @@ import { registerWorkspaceRoutes } from './workspaces/routes.ts';
 export type { AdminDeps } from './admin-route.ts';
 
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
+  registerAnalyticsRoutes(app, deps);
   registerApiKeyRoutes(app, deps);
   registerAuditLogRoutes(app, deps);
   registerConfigRoutes(app, deps);
+  registerFeedbackRoutes(app, deps);
   registerGuardrailRoutes(app, deps);
   registerModelPricingRoutes(app, deps);
   registerIntegrationRoutes(app, deps);
+  registerLogRoutes(app, deps);
   registerOrganisationRoutes(app, deps);
   const status = deps.providerExhausted ? { isExhausted: deps.providerExhausted } : {};
   registerProviderRoutes(app, deps, status);

@@ -3,11 +3,16 @@
  * the admin (control-plane) routes under the `/v1` server, and the operations routes under the root (each of those
  * paths names its own server). test/openapi.test.ts holds it to the routes actually registered, both ways.
  */
+import { analyticsPaths } from './admin/analytics.ts';
+import { analyticsComponents } from './admin/analytics-schemas.ts';
 import { apiKeyPaths } from './admin/api-keys.ts';
 import { auditLogPaths } from './admin/audit-logs.ts';
 import { configPaths } from './admin/configs.ts';
+import { feedbackPaths } from './admin/feedback.ts';
 import { guardrailPaths } from './admin/guardrails.ts';
 import { integrationPaths } from './admin/integrations.ts';
+import { logPaths } from './admin/logs.ts';
+import { logComponents } from './admin/logs-schemas.ts';
 import { modelPricingPaths } from './admin/model-pricing.ts';
 import { organisationPaths } from './admin/organisation.ts';
 import { providerPaths } from './admin/providers.ts';
@@ -51,10 +56,14 @@ const DESCRIPTION = [
 const TAGS = [
   ['inference', 'OpenAI-compatible routes, forwarded to the selected provider'],
   ['operations', 'liveness, readiness, metrics and this document, outside /v1'],
+  ['analytics', 'graphs, summaries and groups over the request log (hourly rollups where they can answer)'],
   ['api-keys', 'gateway API keys'],
   ['audit-logs', 'the append-only record of every admin change'],
   ['configs', 'saved routing configs'],
+  ['feedback', 'feedback on traces (workspace keys)'],
   ['guardrails', 'saved guardrails'],
+  ['logs', 'the request log: list, read, and insert custom logs'],
+  ['logs-export', 'log export jobs and their signed downloads'],
   ['integrations', 'provider credentials and settings (the vault), their models and the workspaces that may use them'],
   ['model-pricing', 'model prices: the shipped catalog\'s (public) and custom ones per workspace or organisation'],
   ['organisation', 'organisation settings'],
@@ -80,11 +89,14 @@ export function buildOpenApiDocument(): OpenApiDocument {
       ...operationsPaths(),
       ...publicPricingPaths(),
       ...inferencePaths(),
+      ...analyticsPaths(),
       ...apiKeyPaths(),
       ...auditLogPaths(),
       ...configPaths(),
+      ...feedbackPaths(),
       ...guardrailPaths(),
       ...integrationPaths(),
+      ...logPaths(),
       ...modelPricingPaths(),
       ...organisationPaths(),
       ...providerPaths(),
@@ -96,7 +108,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       ...usageLimitsPolicyPaths(),
     },
     components: {
-      schemas: buildSchemas(),
+      schemas: { ...buildSchemas(), ...analyticsComponents(), ...logComponents() },
       parameters: GATEWAY_HEADER_COMPONENTS,
       headers: INFERENCE_HEADER_COMPONENTS,
       responses: INFERENCE_ERROR_COMPONENTS,

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { logRow } from '../../logging/log-row.ts';
+import type { RequestObserver } from '../../logging/observer.ts';
 import type { RequestLogWriter } from '../../logging/request-log.ts';
 import { newRequestRecord } from '../../logging/request-record.ts';
 import type { RouteKind } from '../../providers/contract.ts';
@@ -15,6 +16,12 @@ export interface RequestLogHookDeps {
   /** ms since the epoch */
   now: () => number;
   newId: () => string;
+  /** ORGANISATION_HEADERS_TO_MASK, lower case: stored hashed */
+  headersToMask: readonly string[];
+  /** each logged body is cut at this many bytes; 0 logs no bodies */
+  bodyCap: number;
+  /** metrics and traces: each sees the row once it is built */
+  observers?: readonly RequestObserver[];
 }
 
 function writeRow(request: FastifyRequest, reply: FastifyReply, deps: RequestLogHookDeps): void {
@@ -23,8 +30,7 @@ function writeRow(request: FastifyRequest, reply: FastifyReply, deps: RequestLog
   if (!record || !principal) return;
   const raw = reply.raw;
   const traceHeader = request.headers['x-gateway-trace-id'];
-  deps.writer.write(
-    logRow({
+  const row = logRow({
       id: deps.newId(),
       record,
       principal,
@@ -33,12 +39,29 @@ function writeRow(request: FastifyRequest, reply: FastifyReply, deps: RequestLog
       method: request.method,
       url: request.url,
       requestBody: request.body,
+      rawBody: request.rawBody,
+      requestHeaders: request.headers,
+      // a hijacked stream wrote its headers itself; Fastify knows the others
+      responseHeaders: record.streamHeaders ?? reply.getHeaders(),
+      headersToMask: deps.headersToMask,
+      bodyCap: deps.bodyCap,
       status: raw.statusCode,
       completed: raw.writableFinished,
       headersSent: raw.headersSent,
       endedAt: deps.now(),
-    }),
-  );
+  });
+  deps.writer.write(row);
+  if (deps.observers) {
+    const finished = { row, headers: request.headers, finishReasons: record.finishReasons, responseModel: record.answerModel };
+    for (const observe of deps.observers) {
+      try {
+        observe(finished);
+      } catch (error) {
+        // one observer failing does not keep the next from seeing the request
+        request.log.error({ err: error }, 'request log: an observer failed');
+      }
+    }
+  }
 }
 
 function recordOn(route: RouteKind, deps: RequestLogHookDeps): onRequestHookHandler {

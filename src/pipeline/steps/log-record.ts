@@ -2,7 +2,7 @@
  * The log record step: what the pipeline did, noted on the request's record with property writes only (the
  * request-log hook turns the record into a row when the response closes).
  */
-import { noteErrorBody, noteOutputVerdicts, type RequestRecord } from '../../logging/request-record.ts';
+import { noteErrorBody, noteOutputVerdicts, noteResponse, type RequestRecord } from '../../logging/request-record.ts';
 import type { Outcome } from '../outcome.ts';
 import { answerUsage } from './usage.ts';
 
@@ -33,7 +33,13 @@ export function noteOutcome(record: RequestRecord | undefined, outcome: Outcome)
   }
   const { answer } = outcome;
   record.usage = answerUsage(answer) ?? record.usage;
-  if (answer.kind === 'json') record.answerModel ??= stringField(answer.canonical, 'model');
-  if (answer.kind === 'provider-error') noteErrorBody(record, answer.body);
+  if (answer.kind === 'json') {
+    record.answerModel ??= stringField(answer.canonical, 'model');
+    noteResponse(record, answer.unchanged ? { kind: 'text', text: answer.text } : { kind: 'object', value: answer.canonical });
+  }
+  if (answer.kind === 'provider-error') {
+    noteErrorBody(record, answer.body);
+    noteResponse(record, { kind: 'object', value: answer.body });
+  }
   if (outcome.output) noteOutputVerdicts(record, outcome.output.outcome.results);
 }

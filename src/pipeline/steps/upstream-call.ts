@@ -14,6 +14,7 @@ import type { PlannedRetry } from '../../routing/target-settings.ts';
 import type { UpstreamClient } from '../../upstream/client.ts';
 import { readAnswer, type Answer } from '../read-answer.ts';
 import { judgeOutput, type OutputVerdict } from './output-guardrails.ts';
+import { noteTry, type AttemptLog, type RequestRecord } from '../../logging/request-record.ts';
 
 const NO_RETRY: PlannedRetry = { attempts: 0, onStatusCodes: undefined, useRetryAfterHeader: false };
 
@@ -28,6 +29,9 @@ export interface AttemptCall {
   collectsStream: boolean;
   metadata: Record<string, unknown>;
   options: UpstreamCallOptions;
+  /** the request log's record (each try is noted in it) and the config path of the attempt */
+  record: RequestRecord | undefined;
+  path: string | null;
 }
 
 export interface AttemptDeps {
@@ -63,6 +67,7 @@ export async function callWithRetries(attempt: AttemptCall, deps: AttemptDeps): 
     let answer: Answer | undefined;
     let verdict: OutputVerdict | undefined;
     let failure: unknown;
+    const startedAt = attempt.record ? Date.now() : 0;
     try {
       const sent = await callUpstream(deps.upstream, adapter, target, call, options);
       answer = await readAnswer(sent, { adapter, target, call, timeoutMs, collectsStream: attempt.collectsStream });
@@ -74,11 +79,15 @@ export async function callWithRetries(attempt: AttemptCall, deps: AttemptDeps): 
       answer?.attempt.done();
       answer = undefined;
       verdict = undefined;
-      if (!isNetworkFailure(error)) throw error;
+      if (!isNetworkFailure(error)) {
+        if (attempt.record) logTry(attempt, retries, undefined, undefined, error, startedAt);
+        throw error;
+      }
       failure = error;
     }
     const guardrailFailed = verdict !== undefined && verdict.status !== 200;
     const status = guardrailFailed ? verdict!.status : answer?.status;
+    if (attempt.record) logTry(attempt, retries, answer, guardrailFailed ? verdict : undefined, failure, startedAt);
     const retryable = status === undefined || ((status >= 300 || guardrailFailed) && isRetryableStatus(retry, status));
     if (!retryable || retries >= retry.attempts || options.clientGone.aborted) {
       return { answer, verdict, failure, retries, status, guardrailFailed };
@@ -88,4 +97,32 @@ export async function callWithRetries(attempt: AttemptCall, deps: AttemptDeps): 
     retries += 1;
     await sleep(wait, undefined, { signal: options.clientGone.signal }).catch(() => {});
   }
+}
+
+function errorOfBody(body: unknown): AttemptLog['error'] {
+  const inner = typeof body === 'object' && body !== null ? (body as { error?: unknown }).error : undefined;
+  const fields = typeof inner === 'object' && inner !== null ? (inner as Record<string, unknown>) : {};
+  const message = typeof fields.message === 'string' ? fields.message.slice(0, 500) : 'The provider answered with an error.';
+  return { type: typeof fields.type === 'string' ? fields.type : 'provider_error', message };
+}
+
+/** One try in the request log: where it went, what came back, how long it took. */
+function logTry(attempt: AttemptCall, retry: number, answer: Answer | undefined, failedVerdict: OutputVerdict | undefined, failure: unknown, startedAt: number): void {
+  const record = attempt.record!;
+  const endedAt = Date.now();
+  record.upstreamEndAt = endedAt;
+  const model = attempt.call.body && typeof attempt.call.body === 'object' ? (attempt.call.body as { model?: unknown }).model : undefined;
+  let status: number | null = answer?.status ?? null;
+  let error: AttemptLog['error'] = null;
+  if (!answer) {
+    const gateway = failure instanceof GatewayError ? failure : undefined;
+    status = gateway?.status ?? null;
+    error = { type: gateway?.code ?? 'error', message: failure instanceof Error ? failure.message.slice(0, 500) : String(failure) };
+  } else if (answer.kind === 'provider-error') {
+    error = errorOfBody(answer.body);
+  } else if (failedVerdict) {
+    status = failedVerdict.status;
+    error = { type: 'guardrail_failed', message: 'An output guardrail failed the answer.' };
+  }
+  noteTry(record, { path: attempt.path, provider: attempt.adapter.name, model: typeof model === 'string' ? model : null, status, error, retry }, startedAt, endedAt);
 }

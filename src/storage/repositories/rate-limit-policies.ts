@@ -34,7 +34,7 @@ export async function insertRateLimitPolicy(db: Db, values: NewRateLimitPolicyRo
 export async function updateRateLimitPolicyRow(
   db: Db,
   id: string,
-  values: Partial<Pick<NewRateLimitPolicyRow, 'name' | 'unit' | 'value' | 'status'>>,
+  values: Partial<Pick<NewRateLimitPolicyRow, 'name' | 'unit' | 'value' | 'onStoreFailure' | 'status'>>,
 ): Promise<RateLimitPolicyRow | undefined> {
   const rows = await db
     .update(rateLimitPolicies)

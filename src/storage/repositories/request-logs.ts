@@ -2,6 +2,7 @@
 import { and, asc, count, desc, eq, getTableColumns, getTableName, gte, is, lte, sql, SQL } from 'drizzle-orm';
 import type { Db } from '../database.ts';
 import { requestLogs } from '../schema.ts';
+import { mergeIntoRollups } from './analytics-rollup.ts';
 
 export type RequestLogRow = typeof requestLogs.$inferSelect;
 export type NewRequestLogRow = typeof requestLogs.$inferInsert;
@@ -15,10 +16,20 @@ const COLUMNS = Object.entries(getTableColumns(requestLogs)).map(([key, column])
 const COLUMN_LIST = sql.raw(COLUMNS.map((column) => `"${column.name}"`).join(', '));
 const ROW_TYPE = sql.raw(`"${getTableName(requestLogs)}"`);
 
+/** What the rollups read of an inserted row (src/storage/repositories/analytics-rollup.ts). */
+const ROLLUP_INPUT = [
+  'organisation_id', 'workspace_id', 'created_at', 'provider', 'model', 'api_key_id', 'status', 'cache_status', 'retry_count', 'is_success',
+  'cost', 'saved_cost', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'response_time_ms', 'attempts', 'last_used_option_index',
+  'metadata', 'user_id',
+].join(', ');
+const ROLLUP_MERGE = mergeIntoRollups('inserted');
+
 /**
  * One multi-row INSERT with a single parameter: the rows as one JSON array, expanded by json_populate_recordset.
  * Drizzle's `insert().values(rows)` builds one bind parameter per cell, which cost ~100-200 µs of CPU per row
  * (measured with 500 rows); this costs a JSON.stringify. Rows are keyed by column name in the JSON.
+ * The same statement adds the batch to the hourly analytics rollups (analytics_hourly, analytics_users_hourly): they
+ * are never behind the log, and a batch that fails leaves neither changed.
  */
 export async function insertRequestLogs(db: Db, rows: readonly NewRequestLogRow[]): Promise<void> {
   if (rows.length === 0) return;
@@ -27,9 +38,11 @@ export async function insertRequestLogs(db: Db, rows: readonly NewRequestLogRow[
     for (const column of COLUMNS) record[column.name] = row[column.key] ?? column.fallback;
     return record;
   });
-  await db.execute(
-    sql`insert into ${requestLogs} (${COLUMN_LIST}) select ${COLUMN_LIST} from json_populate_recordset(null::${ROW_TYPE}, ${JSON.stringify(records)}::json)`,
-  );
+  await db.execute(sql`with inserted as (
+      insert into ${requestLogs} (${COLUMN_LIST}) select ${COLUMN_LIST} from json_populate_recordset(null::${ROW_TYPE}, ${JSON.stringify(records)}::json)
+      returning ${sql.raw(ROLLUP_INPUT)}
+    ), hourly as (${ROLLUP_MERGE.hourly})
+    ${ROLLUP_MERGE.users}`);
 }
 
 /** Every row of one trace, oldest first (a trace may span several requests). */

@@ -1,7 +1,7 @@
 /**
- * Bodies of the Rate limits policies group (§3.19). The update is the seed's exactly: an object with optional
- * `name` (a string of at most 255), `unit` (`rpm`, `rph`, `rpd`) and `value` (a positive number); anything else,
- * an unknown field included, is a 400 naming it.
+ * Bodies of the Rate limits policies group (§3.19). The update is the seed's: an object with optional `name` (a
+ * string of at most 255), `unit` (`rpm`, `rph`, `rpd`) and `value` (a positive number), plus our optional
+ * `on_store_failure` (`open` | `closed`, also on create); anything else, an unknown field included, is a 400 naming it.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { UUID_PATTERN } from '../../../core/ids.ts';
@@ -19,6 +19,10 @@ const Name = Type.String({ maxLength: 255 });
 const Unit = Type.Union(POLICY_UNITS.map((unit) => Type.Literal(unit)));
 /** the seed: a number; a limit of 0 or less would refuse every request, so it must be positive */
 const Value = Type.Number({ exclusiveMinimum: 0 });
+export const STORE_FAILURE_MODES = ['open', 'closed'] as const;
+const OnStoreFailure = Type.Union(STORE_FAILURE_MODES.map((mode) => Type.Literal(mode)), {
+  description: 'when the counter store (Redis) cannot be reached: `open` (the default) lets the requests through, `closed` refuses them (503 with retry-after)',
+});
 const Key = Type.String({ pattern: MATCH_KEY_PATTERN, description: 'api_key, organisation_id, workspace_id, provider or metadata.<name>' });
 
 const ConditionSchema = Type.Object({ key: Key, value: Type.String({ minLength: 1, maxLength: 255 }) }, { additionalProperties: false });
@@ -32,6 +36,7 @@ export const CreateRateLimitsPolicySchema = Type.Object(
     type: Type.Union(POLICY_TYPES.map((type) => Type.Literal(type))),
     unit: Unit,
     value: Value,
+    on_store_failure: Type.Optional(OnStoreFailure),
     /** a workspace id or slug; absent: the caller's workspace (workspace keys) or organisation-wide (admin keys) */
     workspace_id: Type.Optional(Type.String({ pattern: WORKSPACE_ID_OR_SLUG_PATTERN })),
     organisation_id: Type.Optional(Type.String({ pattern: UUID_PATTERN })),
@@ -41,7 +46,7 @@ export const CreateRateLimitsPolicySchema = Type.Object(
 export type CreateRateLimitsPolicyBody = Static<typeof CreateRateLimitsPolicySchema>;
 
 export const UpdateRateLimitsPolicySchema = Type.Object(
-  { name: Type.Optional(Name), unit: Type.Optional(Unit), value: Type.Optional(Value) },
+  { name: Type.Optional(Name), unit: Type.Optional(Unit), value: Type.Optional(Value), on_store_failure: Type.Optional(OnStoreFailure) },
   { additionalProperties: false },
 );
 export type UpdateRateLimitsPolicyBody = Static<typeof UpdateRateLimitsPolicySchema>;

@@ -14,6 +14,9 @@ const Condition = Type.Object({ key: Key, value: Type.String({ minLength: 1, max
 const GroupBy = Type.Object({ key: Key }, { additionalProperties: false });
 const Amount = Type.Number({ minimum: 0, description: 'USD for a cost budget, tokens for a tokens budget' });
 const PeriodicReset = StringEnum(['weekly', 'monthly'] as const);
+const OnStoreFailure = Type.Union([Type.Literal('open'), Type.Literal('closed')], {
+  description: 'when the counter store (Redis) cannot be reached: `closed` (the default) refuses the requests the policy applies to (503), `open` lets them through uncounted',
+});
 
 export const CreateUsageLimitsPolicySchema = Type.Object(
   {
@@ -24,6 +27,7 @@ export const CreateUsageLimitsPolicySchema = Type.Object(
     credit_limit: Amount,
     alert_threshold: Type.Optional(Nullable(Amount)),
     periodic_reset: Type.Optional(Nullable(PeriodicReset)),
+    on_store_failure: Type.Optional(OnStoreFailure),
     /** a workspace id or slug */
     workspace_id: Type.Optional(Type.String({ pattern: '^[a-zA-Z0-9_-]{1,64}$' })),
     organisation_id: Type.Optional(Type.String({ pattern: UUID_PATTERN })),
@@ -39,6 +43,7 @@ export const UpdateUsageLimitsPolicySchema = Type.Object(
     alert_threshold: Type.Optional(Nullable(Amount)),
     /** null removes the reset: the policy becomes cumulative */
     periodic_reset: Type.Optional(Nullable(PeriodicReset)),
+    on_store_failure: Type.Optional(OnStoreFailure),
     reset_usage_for_value: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
   },
   { additionalProperties: false },
@@ -48,7 +53,7 @@ export type UpdateUsageLimitsPolicyBody = Static<typeof UpdateUsageLimitsPolicyS
 /** A PUT that names nothing changes nothing: refuse it rather than answer a success that did nothing. */
 function somethingToUpdate(body: UpdateUsageLimitsPolicyBody): void {
   if (Object.keys(body).length === 0) {
-    throw invalidParam('body', 'The body must set at least one of name, credit_limit, alert_threshold, periodic_reset or reset_usage_for_value.');
+    throw invalidParam('body', 'The body must set at least one of name, credit_limit, alert_threshold, periodic_reset, on_store_failure or reset_usage_for_value.');
   }
 }
 

@@ -55,6 +55,8 @@ export const UpdateWorkspaceSchema = Type.Object(
           output_guardrails: Type.Optional(GuardrailSlugs),
           /** a config slug or UUID; null clears it */
           user_api_key_config: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 255 }), Type.Null()])),
+          /** false keeps request and response bodies out of the workspace's request log */
+          log_bodies: Type.Optional(Type.Boolean()),
         },
         { additionalProperties: false },
       ),

@@ -12,6 +12,9 @@ export const RateLimitsPolicySchema = Type.Object(
     type: Type.Union([Type.Literal('requests'), Type.Literal('tokens')]),
     unit: Type.Union([Type.Literal('rpm'), Type.Literal('rph'), Type.Literal('rpd')]),
     value: Type.Number(),
+    on_store_failure: Type.Union([Type.Literal('open'), Type.Literal('closed')], {
+      description: 'while the counter store (Redis) cannot be reached: `open` (the default) lets requests through, `closed` refuses them (503)',
+    }),
     status: Type.Union([Type.Literal('active'), Type.Literal('archived')]),
     workspace_id: { ...NullableUuid, description: 'null: the policy counts the requests of every workspace of the organisation' },
     organisation_id: Uuid,

@@ -12,7 +12,8 @@ const RULES = [
   'A policy counts the requests its `conditions` match (keys `api_key`, `organisation_id`, `workspace_id`, `provider`,',
   '`metadata.<name>`), per value of its `group_by`. `requests` policies count each request before it reaches a provider;',
   '`tokens` policies count an answer\'s tokens after it and refuse the next request once the window is full. A refused',
-  'request is a 429 with `retry-after` and `x-ratelimit-*`. Windows roll (docs/decisions.md).',
+  'request is a 429 with `retry-after` and `x-ratelimit-*`. Windows roll (docs/decisions.md). While the counter store',
+  'cannot be reached a policy fails open (the default: requests pass) or, with `on_store_failure: closed`, answers 503.',
 ].join(' ');
 const STORE_FAILED = 'the store failed; nothing was written';
 
@@ -60,7 +61,7 @@ export function rateLimitsPolicyPaths(): Paths {
         summary: 'Update a rate limits policy',
         tag: TAG,
         scope: 'rate_limits_policies.update',
-        description: 'Every field is optional (`{}` changes nothing). A changed `value` applies to the next request on every node; a changed `unit` starts the counters afresh.',
+        description: 'Every field is optional (`{}` changes nothing). A changed `value` applies to the next request on every node; a changed `unit` starts the counters afresh; a changed `on_store_failure` applies from the next store failure.',
         parameters: [ID],
         body: 'UpdateRateLimitsPolicyRequest',
         answer: { description: 'updated', schema: ref('EmptyObject') },

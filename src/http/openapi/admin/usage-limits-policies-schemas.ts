@@ -18,6 +18,9 @@ export const UsageLimitsPolicySchema = Type.Object(
     periodic_reset_days: Type.Union([Type.Integer(), Type.Null()]),
     next_usage_reset_at: NullableTimestamp,
     last_reset_at: NullableTimestamp,
+    on_store_failure: Type.Union([Type.Literal('open'), Type.Literal('closed')], {
+      description: 'while the counter store (Redis) cannot be reached: `closed` (the default) refuses with 503, `open` lets requests through uncounted',
+    }),
     status: Type.Union([Type.Literal('active'), Type.Literal('archived')]),
     workspace_id: NullableUuid,
     organisation_id: Uuid,

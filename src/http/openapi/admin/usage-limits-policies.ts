@@ -7,7 +7,7 @@ import { NOT_FOUND_OR_HIDDEN, adminOperation } from './operation.ts';
 const TAG = 'usage-limits-policies';
 const ID = pathParameter('policyUsageLimitsId', 'the policy\'s id', UUID_SCHEMA);
 const STATUS = queryParameter('status', 'active (the default) or archived', { type: 'string', enum: ['active', 'archived'] });
-const RULES = 'A `cost` budget counts USD, a `tokens` budget tokens; `alert_threshold` must be below `credit_limit`. See docs/decisions.md for how budgets hold under concurrency.';
+const RULES = 'A `cost` budget counts USD, a `tokens` budget tokens; `alert_threshold` must be below `credit_limit`. `on_store_failure` (`closed` by default, or `open`) says what happens while the counter store cannot be reached. See docs/decisions.md for how budgets hold under concurrency.';
 
 export function usageLimitsPolicyPaths(): Paths {
   return {

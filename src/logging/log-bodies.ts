@@ -1,0 +1,84 @@
+/**
+ * Request and response bodies for the request log: built when the row is built (after the answer has gone), cut
+ * at a byte cap with the cut marked. A streamed answer is reassembled into one object first. Nothing here runs
+ * while the request is being answered.
+ */
+import type { LoggedResponse, RequestRecord } from './request-record.ts';
+import { finishReasonsOf, reassembleChunks, sseObjects } from './reassemble-stream.ts';
+
+/** Each body is cut at this many bytes by default (GATEWAY_LOG_BODY_MAX_BYTES). */
+export const DEFAULT_BODY_CAP = 64 * 1024;
+
+export interface CappedText {
+  text: string;
+  truncated: boolean;
+}
+
+/** Cuts at `cap` bytes of UTF-8 (a character split by the cut is dropped, never half-kept). */
+export function capText(text: string, cap: number): CappedText {
+  // a string of n UTF-16 units is at most 3n bytes: most bodies skip the byte count
+  if (text.length * 3 <= cap || Buffer.byteLength(text) <= cap) return { text, truncated: false };
+  const bytes = Buffer.from(text).subarray(0, cap);
+  return { text: bytes.toString('utf8').replace(/\uFFFD$/, ''), truncated: true };
+}
+
+function capBuffer(buffer: Buffer, cap: number): CappedText {
+  if (buffer.length <= cap) return { text: buffer.toString('utf8'), truncated: false };
+  return { text: buffer.subarray(0, cap).toString('utf8').replace(/\uFFFD$/, ''), truncated: true };
+}
+
+/** The body as received: its raw bytes when the parser kept them, else the parsed value as JSON. */
+export function requestBodyText(rawBody: Buffer | undefined, body: unknown, cap: number): CappedText | undefined {
+  if (rawBody) return capBuffer(rawBody, cap);
+  if (body === undefined || body === null) return undefined;
+  return capText(typeof body === 'string' ? body : JSON.stringify(body), cap);
+}
+
+export interface ResponseText extends CappedText {
+  finishReasons: string[] | undefined;
+}
+
+function isEventStreamText(text: string): boolean {
+  return text.startsWith('data:') || text.startsWith('event:') || text.startsWith(':');
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The answer the client got as text (a stream folded into one object); undefined when nothing was kept. */
+export function responseBodyText(response: LoggedResponse | undefined, cap: number): ResponseText | undefined {
+  if (!response) return undefined;
+  switch (response.kind) {
+    case 'text': {
+      const capped = capText(response.text, cap);
+      return { ...capped, finishReasons: capped.truncated ? undefined : finishReasonsOf(parsed(response.text)) };
+    }
+    case 'object':
+      return { ...capText(JSON.stringify(response.value), cap), finishReasons: finishReasonsOf(response.value) };
+    case 'chunks': {
+      const answer = reassembleChunks(response.chunks);
+      return { ...capText(JSON.stringify(answer ?? response.chunks), cap), finishReasons: finishReasonsOf(answer) };
+    }
+    case 'bytes': {
+      const text = Buffer.concat(response.buffers, response.size).toString('utf8');
+      if (isEventStreamText(text)) {
+        const answer = reassembleChunks(sseObjects(text));
+        if (answer) return { ...capText(JSON.stringify(answer), cap), finishReasons: finishReasonsOf(answer) };
+      }
+      const capped = capText(text, cap);
+      return { ...capped, finishReasons: capped.truncated ? undefined : finishReasonsOf(parsed(text)) };
+    }
+  }
+}
+
+/** Whether this request's bodies are logged: the workspace's setting, then `x-gateway-debug: false`. */
+export function logsBodies(record: RequestRecord, debugHeader: string | string[] | undefined): boolean {
+  if (!record.logBodies) return false;
+  const value = Array.isArray(debugHeader) ? debugHeader[0] : debugHeader;
+  return value === undefined || value.trim().toLowerCase() !== 'false';
+}

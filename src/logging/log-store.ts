@@ -1,0 +1,57 @@
+/**
+ * Where request-log rows are kept, behind one small interface: the writer hands it batches, the maintenance job
+ * keeps its time partitions. The PostgreSQL (or PGlite) store is the one there is; a columnar store would be a
+ * second implementation of this interface, and nothing on the request path would change.
+ */
+import type { Db } from '../storage/database.ts';
+import { dropLogPartitionsBefore, ensureLogPartitions } from '../storage/repositories/log-partitions.ts';
+import { insertRequestLogs, type NewRequestLogRow } from '../storage/repositories/request-logs.ts';
+
+export interface LogStore {
+  /** writes one batch (one statement); throws when the store cannot take it */
+  insert(rows: readonly NewRequestLogRow[]): Promise<void>;
+  /** makes room for the coming days and drops what is past retention */
+  maintain(now: Date): Promise<MaintenanceReport>;
+}
+
+export interface MaintenanceReport {
+  /** days whose rows went to the default partition, so no partition of their own could be made */
+  skipped: string[];
+  /** day partitions dropped for retention */
+  dropped: string[];
+}
+
+/** Days made ahead of today, so rows never wait for a partition. */
+const DAYS_AHEAD = 3;
+const DAY_MS = 86_400_000;
+
+export function postgresLogStore(db: Db, options: { retentionDays: number }): LogStore {
+  return {
+    insert: (rows) => insertRequestLogs(db, rows),
+    async maintain(now) {
+      const today = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
+      const skipped = await ensureLogPartitions(db, today, DAYS_AHEAD + 1);
+      const dropped = await dropLogPartitionsBefore(db, new Date(today.getTime() - options.retentionDays * DAY_MS));
+      return { skipped, dropped };
+    },
+  };
+}
+
+/** Runs `maintain` now and then every `everyMs` (default hourly); failures are reported, never thrown. */
+export function scheduleLogMaintenance(
+  store: LogStore,
+  options: { everyMs?: number; now?: () => Date; onError: (error: unknown) => void; onReport?: (report: MaintenanceReport) => void },
+): { ready: Promise<void>; stop(): void } {
+  const now = options.now ?? (() => new Date());
+  const run = async () => {
+    try {
+      const report = await store.maintain(now());
+      options.onReport?.(report);
+    } catch (error) {
+      options.onError(error);
+    }
+  };
+  const ready = run();
+  const timer = setInterval(() => void run(), options.everyMs ?? 3_600_000).unref();
+  return { ready, stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,119 @@
+/**
+ * A streamed answer as one object, for the request log: OpenAI-format chunks (chat or text completions) folded
+ * into the `chat.completion` / `text_completion` object a non-streamed request would have got. Pure; the input is
+ * either canonical chunk objects or the raw SSE text of a relayed stream.
+ */
+
+interface ChoiceState {
+  index: number;
+  role: string | undefined;
+  content: string;
+  text: string;
+  reasoning: string;
+  toolCalls: Map<number, { id?: string; type?: string; function: { name: string; arguments: string } }>;
+  finishReason: string | null;
+  hasText: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The `data:` payloads of an SSE text that are JSON objects (`[DONE]` and comments skipped). */
+export function sseObjects(text: string): unknown[] {
+  const out: unknown[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('data:')) continue;
+    const data = line.slice(5).trim();
+    if (data === '' || data === '[DONE]') continue;
+    try {
+      out.push(JSON.parse(data));
+    } catch {
+      // a line cut by the body cap, or not JSON: skipped
+    }
+  }
+  return out;
+}
+
+function choiceOf(choices: Map<number, ChoiceState>, index: number): ChoiceState {
+  let state = choices.get(index);
+  if (!state) {
+    state = { index, role: undefined, content: '', text: '', reasoning: '', toolCalls: new Map(), finishReason: null, hasText: false };
+    choices.set(index, state);
+  }
+  return state;
+}
+
+function foldDelta(state: ChoiceState, delta: Json): void {
+  if (typeof delta.role === 'string') state.role = delta.role;
+  if (typeof delta.content === 'string') state.content += delta.content;
+  if (typeof delta.reasoning_content === 'string') state.reasoning += delta.reasoning_content;
+  if (!Array.isArray(delta.tool_calls)) return;
+  for (const call of delta.tool_calls) {
+    if (!isObject(call)) continue;
+    const at = typeof call.index === 'number' ? call.index : state.toolCalls.size;
+    const known = state.toolCalls.get(at) ?? { function: { name: '', arguments: '' } };
+    if (typeof call.id === 'string') known.id = call.id;
+    if (typeof call.type === 'string') known.type = call.type;
+    const fn = isObject(call.function) ? call.function : {};
+    if (typeof fn.name === 'string') known.function.name += fn.name;
+    if (typeof fn.arguments === 'string') known.function.arguments += fn.arguments;
+    state.toolCalls.set(at, known);
+  }
+}
+
+function choiceView(state: ChoiceState): Json {
+  if (state.hasText) return { index: state.index, text: state.text, finish_reason: state.finishReason };
+  const message: Json = { role: state.role ?? 'assistant', content: state.content };
+  if (state.reasoning) message.reasoning_content = state.reasoning;
+  if (state.toolCalls.size > 0) {
+    message.tool_calls = [...state.toolCalls.entries()].sort(([a], [b]) => a - b).map(([, call]) => ({ ...call, type: call.type ?? 'function' }));
+  }
+  return { index: state.index, message, finish_reason: state.finishReason };
+}
+
+/** Folds chunks into one answer; undefined when none of them looks like an OpenAI chunk. */
+export function reassembleChunks(chunks: readonly unknown[]): Json | undefined {
+  const choices = new Map<number, ChoiceState>();
+  let head: Json | undefined;
+  let usage: unknown;
+  let textCompletion = false;
+  for (const chunk of chunks) {
+    if (!isObject(chunk) || !Array.isArray(chunk.choices)) {
+      if (isObject(chunk) && isObject(chunk.usage)) usage = chunk.usage;
+      continue;
+    }
+    head ??= chunk;
+    if (chunk.object === 'text_completion') textCompletion = true;
+    if (isObject(chunk.usage)) usage = chunk.usage;
+    for (const choice of chunk.choices) {
+      if (!isObject(choice)) continue;
+      const state = choiceOf(choices, typeof choice.index === 'number' ? choice.index : 0);
+      if (typeof choice.text === 'string') {
+        state.text += choice.text;
+        state.hasText = true;
+      }
+      if (isObject(choice.delta)) foldDelta(state, choice.delta);
+      if (typeof choice.finish_reason === 'string') state.finishReason = choice.finish_reason;
+    }
+  }
+  if (!head) return undefined;
+  const answer: Json = {
+    id: head.id,
+    object: textCompletion ? 'text_completion' : 'chat.completion',
+    created: head.created,
+    model: head.model,
+    choices: [...choices.values()].sort((a, b) => a.index - b.index).map(choiceView),
+  };
+  if (usage !== undefined) answer.usage = usage;
+  return answer;
+}
+
+/** The finish reasons of a (reassembled or whole) answer, in choice order. */
+export function finishReasonsOf(answer: unknown): string[] | undefined {
+  if (!isObject(answer) || !Array.isArray(answer.choices)) return undefined;
+  const reasons = answer.choices.map((choice) => (isObject(choice) && typeof choice.finish_reason === 'string' ? choice.finish_reason : undefined)).filter((reason): reason is string => reason !== undefined);
+  return reasons.length > 0 ? reasons : undefined;
+}

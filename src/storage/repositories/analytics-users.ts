@@ -1,0 +1,24 @@
+/** The users analytics: unique users per time bucket and the users group (analytics_users_hourly, or the raw rows). */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../database.ts';
+import { rowsOf } from '../migrate.ts';
+import { bucketStart, usersSource, type AnalyticsFilters, type AnalyticsScope, type BucketSize } from './analytics-sources.ts';
+
+/**
+ * Unique users and their requests per time bucket, and over the whole range (the row whose `ts` is null): a user
+ * seen in two buckets counts once in the range's total.
+ */
+export async function userBuckets(db: Db, scope: AnalyticsScope, filters: AnalyticsFilters, size: BucketSize) {
+  const result = await db.execute(sql`select ts, count(distinct user_key)::float8 as users, sum(requests)::float8 as requests
+    from (select ${bucketStart('hour', size)} as ts, user_key, requests from (${usersSource(scope, filters)}) as source) as bucketed
+    group by grouping sets ((ts), ()) order by ts nulls first`);
+  return rowsOf<{ ts: number | null; users: number; requests: number }>(result);
+}
+
+/** Requests and cost (USD) per user, most active first. */
+export async function userGroups(db: Db, scope: AnalyticsScope, filters: AnalyticsFilters, page: { offset: number; limit: number }) {
+  const result = await db.execute(sql`select user_key as user, sum(requests)::float8 as requests, sum(cost)::float8 as cost, (count(*) over ())::float8 as total
+    from (${usersSource(scope, filters)}) as source
+    group by user_key order by 2 desc, 1 offset ${page.offset} limit ${page.limit}`);
+  return rowsOf<{ user: string; requests: number; cost: number; total: number }>(result);
+}

@@ -1,0 +1,50 @@
+/**
+ * The request log's day partitions (migration 0006): one table per UTC day, made ahead of time by
+ * gateway_ensure_log_partition, and dropped whole once past retention. Rows of a day without a partition land in
+ * request_logs_default, which retention trims by DELETE.
+ */
+import { sql } from 'drizzle-orm';
+import type { Db } from '../database.ts';
+import { rowsOf } from '../migrate.ts';
+
+const PARTITION = /^request_logs_p(\d{4})(\d{2})(\d{2})$/;
+
+function isoDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** Makes the partitions of `days` UTC days from `from`; returns the days the default partition held rows of. */
+export async function ensureLogPartitions(db: Db, from: Date, days: number): Promise<string[]> {
+  const skipped: string[] = [];
+  for (let offset = 0; offset < days; offset += 1) {
+    const day = isoDay(new Date(from.getTime() + offset * 86_400_000));
+    const result = rowsOf<{ made: boolean }>(await db.execute(sql`select gateway_ensure_log_partition(${day}::date) as made`));
+    if (result[0]?.made === false) skipped.push(day);
+  }
+  return skipped;
+}
+
+/** The day partitions that exist, as UTC day strings, oldest first. */
+export async function listLogPartitions(db: Db): Promise<string[]> {
+  const result = rowsOf<{ name: string }>(
+    await db.execute(sql`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'request_logs'::regclass`),
+  );
+  return result
+    .map((row) => PARTITION.exec(row.name))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => `${match[1]}-${match[2]}-${match[3]}`)
+    .sort();
+}
+
+/** Drops every day partition wholly before `cutoff` (a UTC midnight), and trims the default partition. */
+export async function dropLogPartitionsBefore(db: Db, cutoff: Date): Promise<string[]> {
+  const limit = isoDay(cutoff);
+  const dropped: string[] = [];
+  for (const day of await listLogPartitions(db)) {
+    if (day >= limit) break;
+    await db.execute(sql.raw(`drop table if exists "request_logs_p${day.replaceAll('-', '')}"`));
+    dropped.push(day);
+  }
+  await db.execute(sql`delete from request_logs_default where created_at < ${cutoff}`);
+  return dropped;
+}

@@ -1,0 +1,63 @@
+/** Bodies for the request log: streams reassembled (fixture pairs), the byte cap, finish reasons, headers masked. */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { capText, responseBodyText } from '../../src/logging/log-bodies.ts';
+import { hashedValue, requestHeadersForLog, sensitiveNames } from '../../src/logging/log-headers.ts';
+import { finishReasonsOf, reassembleChunks, sseObjects } from '../../src/logging/reassemble-stream.ts';
+
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8')) as { chunks: unknown[]; answer: unknown };
+
+for (const name of ['stream-tool-calls', 'stream-two-choices-text']) {
+  test(`a stream folds into one answer: ${name}`, () => {
+    const { chunks, answer } = fixture(name);
+    assert.deepEqual(reassembleChunks(chunks), answer);
+    // the same stream as a relayed SSE text
+    const sse = `${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`;
+    assert.deepEqual(reassembleChunks(sseObjects(sse)), answer);
+    const bytes = Buffer.from(sse);
+    const logged = responseBodyText({ kind: 'bytes', buffers: [bytes.subarray(0, 50), bytes.subarray(50)], size: bytes.length }, 1 << 20);
+    assert.deepEqual(JSON.parse(logged!.text), answer);
+  });
+}
+
+test('finish reasons in choice order', () => {
+  assert.deepEqual(finishReasonsOf(fixture('stream-two-choices-text').answer), ['stop', 'length']);
+  assert.equal(finishReasonsOf({ data: [] }), undefined);
+});
+
+test('the cap counts bytes, keeps whole characters and marks the cut', () => {
+  assert.deepEqual(capText('abc', 3), { text: 'abc', truncated: false });
+  assert.deepEqual(capText('abcd', 3), { text: 'abc', truncated: true });
+  // é is two bytes: a cut in its middle drops it
+  assert.deepEqual(capText('aé', 2), { text: 'a', truncated: true });
+  const long = responseBodyText({ kind: 'object', value: { text: 'x'.repeat(100) } }, 20);
+  assert.equal(long!.truncated, true);
+  assert.equal(Buffer.byteLength(long!.text), 20);
+});
+
+test('headers: credentials masked, named ones hashed case-insensitively, x-gateway-* apart, inline config keys masked', () => {
+  const headers = {
+    authorization: 'Bearer sk-live',
+    'x-api-key': 'sk-ant',
+    'x-gateway-api-key': 'gw-key',
+    'x-gateway-aws-secret-access-key': 'aws-value-9',
+    'x-gateway-virtual-key': 'vk-slug',
+    'x-gateway-config': JSON.stringify({ provider: 'openai', api_key: 'sk-inline' }),
+    'x-gateway-sensitive-headers': 'X-Team-Token',
+    'x-team-token': 'team-value',
+    'x-org-thing': 'org-value',
+    accept: 'application/json',
+  };
+  const logged = requestHeadersForLog(headers, sensitiveNames(['x-org-thing'], headers));
+  assert.equal(logged.request.authorization, '********');
+  assert.equal(logged.request['x-api-key'], '********');
+  assert.equal(logged.request['x-team-token'], hashedValue('team-value'));
+  assert.equal(logged.request['x-org-thing'], hashedValue('org-value'));
+  assert.equal(logged.request.accept, 'application/json');
+  assert.equal(logged.gateway['x-gateway-api-key'], '********');
+  assert.equal(logged.gateway['x-gateway-aws-secret-access-key'], '********');
+  assert.equal(logged.gateway['x-gateway-virtual-key'], 'vk-slug');
+  assert.deepEqual(JSON.parse(logged.gateway['x-gateway-config']!), { provider: 'openai', api_key: '********' });
+  assert.doesNotMatch(JSON.stringify(logged), /sk-live|sk-ant|gw-key|aws-value-9|sk-inline|team-value|org-value/);
+});

@@ -1,0 +1,76 @@
+/** The request log's day partitions on every back-end: made ahead, rows routed to their day, retention drops days. */
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { postgresLogStore } from '../../src/logging/log-store.ts';
+import { openDatabase, type Database } from '../../src/storage/database.ts';
+import { migrate, rowsOf } from '../../src/storage/migrate.ts';
+import { listLogPartitions } from '../../src/storage/repositories/log-partitions.ts';
+import { insertRequestLogs, type NewRequestLogRow } from '../../src/storage/repositories/request-logs.ts';
+import { testBackends } from '../helpers/databases.ts';
+
+const DAY = 86_400_000;
+
+function row(n: number, at: Date): NewRequestLogRow {
+  return {
+    id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    organisationId: '00000000-0000-4000-8000-000000000001',
+    createdAt: at,
+    traceId: `t-${n}`,
+    route: 'chat',
+    method: 'POST',
+    path: '/v1/chat/completions',
+    status: 200,
+    isSuccess: true,
+    responseTimeMs: 5,
+  };
+}
+
+for (const backend of testBackends()) {
+  describe(`request log partitions [${backend.name}]`, () => {
+    let database: Database;
+    let drop: () => Promise<void> = async () => {};
+    after(async () => {
+      await database?.close();
+      await drop();
+    });
+
+    test('maintenance makes days ahead, keeps rows in their day, and drops whole days past retention', async () => {
+      const created = await backend.create();
+      drop = created.drop;
+      database = await openDatabase({ url: created.url, dataDir: 'memory://' });
+      await migrate(database.db);
+      const db = database.db;
+      const now = new Date('2030-03-10T12:00:00Z');
+      const store = postgresLogStore(db, { retentionDays: 2 });
+      const first = await store.maintain(now);
+      assert.deepEqual(first.skipped, []);
+      const days = await listLogPartitions(db);
+      for (const day of ['2030-03-10', '2030-03-11', '2030-03-12', '2030-03-13']) assert.ok(days.includes(day), `${day} exists`);
+
+      await insertRequestLogs(db, [row(1, new Date(now.getTime() - 5 * DAY)), row(2, now), row(3, new Date(now.getTime() + DAY))]);
+      const placed = rowsOf<{ trace_id: string; part: string }>(await db.execute(sql`select trace_id, tableoid::regclass::text as part from request_logs order by trace_id`));
+      assert.deepEqual(placed.map((entry) => [entry.trace_id, entry.part]), [
+        ['t-1', 'request_logs_default'],
+        ['t-2', 'request_logs_p20300310'],
+        ['t-3', 'request_logs_p20300311'],
+      ]);
+
+      // two days later, with two days kept: the 10th is gone with its rows, the default partition trimmed
+      const later = await store.maintain(new Date(now.getTime() + 3 * DAY));
+      assert.ok(later.dropped.includes('2030-03-10'));
+      assert.ok(!(await listLogPartitions(db)).includes('2030-03-10'));
+      const left = rowsOf<{ trace_id: string }>(await db.execute(sql`select trace_id from request_logs order by trace_id`));
+      assert.deepEqual(left.map((entry) => entry.trace_id), ['t-3']);
+    });
+
+    test('a day whose rows already sit in the default partition is reported, not made', async () => {
+      const when = new Date('2031-01-01T08:00:00Z');
+      await insertRequestLogs(database.db, [row(10, when)]);
+      const report = await postgresLogStore(database.db, { retentionDays: 10_000 }).maintain(when);
+      assert.deepEqual(report.skipped, ['2031-01-01']);
+      const count = rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from request_logs where trace_id = 't-10'`));
+      assert.equal(count[0]!.n, 1, 'the row is still there');
+    });
+  });
+}

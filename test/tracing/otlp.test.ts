@@ -1,0 +1,195 @@
+/**
+ * Traces end to end: a gateway started with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a small collector on
+ * 127.0.0.1, requests through it with the official openai client (a traceparent on each), then a graceful
+ * shutdown, which must export every span. What the collector received is decoded (OTLP/HTTP JSON) and checked:
+ * trace id continuity, parent ids, span kinds and times, GenAI attributes, one span per upstream try.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import OpenAI from 'openai';
+import { findRequestLogsByTraceId, type RequestLogRow } from '../../src/storage/repositories/request-logs.ts';
+import { startFakeUpstream, type FakeUpstream } from '../fakes/openai-upstream.ts';
+import { closeAll } from '../helpers/backend-gateway.ts';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+
+interface OtlpValue {
+  stringValue?: string;
+  intValue?: string | number;
+  doubleValue?: number;
+  boolValue?: boolean;
+  arrayValue?: { values: OtlpValue[] };
+}
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  startTimeUnixNano: string | number;
+  endTimeUnixNano: string | number;
+  attributes: Array<{ key: string; value: OtlpValue }>;
+  status?: { code?: number; message?: string };
+}
+interface ExportRequest {
+  resourceSpans: Array<{ resource: { attributes: Array<{ key: string; value: OtlpValue }> }; scopeSpans: Array<{ spans: OtlpSpan[] }> }>;
+}
+
+/** OTLP's enum values (opentelemetry-proto trace.proto) */
+const SPAN_KIND_SERVER = 2;
+const SPAN_KIND_CLIENT = 3;
+const STATUS_CODE_ERROR = 2;
+
+function plain(value: OtlpValue): unknown {
+  if (value.arrayValue) return value.arrayValue.values.map(plain);
+  if (value.intValue !== undefined) return Number(value.intValue);
+  return value.stringValue ?? value.doubleValue ?? value.boolValue;
+}
+const attributesOf = (list: Array<{ key: string; value: OtlpValue }>) => Object.fromEntries(list.map(({ key, value }) => [key, plain(value)]));
+const ms = (nanos: string | number) => Number(BigInt(nanos) / 1_000_000n);
+
+/** a collector: records each export request's path, content type and decoded body */
+async function startCollector() {
+  const received: Array<{ path: string; contentType: string; body: ExportRequest }> = [];
+  const server = http.createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => {
+      const contentType = String(req.headers['content-type']);
+      received.push({ path: req.url ?? '', contentType, body: JSON.parse(Buffer.concat(parts).toString('utf8')) as ExportRequest });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+let collector: Awaited<ReturnType<typeof startCollector>>;
+let upstream: FakeUpstream;
+let gateway: TestGateway;
+let closed = false;
+
+before(async () => {
+  collector = await startCollector();
+  upstream = await startFakeUpstream();
+  gateway = await startTestGateway({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.origin, OTEL_SERVICE_NAME: 'gateway-otlp-test' } });
+});
+
+after(() => closeAll(() => (closed ? undefined : gateway?.close()), () => upstream?.close(), () => collector?.close()));
+
+const newTraceparent = () => {
+  const traceId = randomBytes(16).toString('hex');
+  const spanId = randomBytes(8).toString('hex');
+  return { traceId, spanId, header: `00-${traceId}-${spanId}-01` };
+};
+
+test('each request is a SERVER span under the caller\'s traceparent, each upstream try a CLIENT span under it; all exported at shutdown', async () => {
+  const client = (headers: Record<string, string>) => new OpenAI({ apiKey: 'sk-x', baseURL: gateway.baseURL, maxRetries: 0, defaultHeaders: { 'x-gateway-api-key': gateway.adminKey, ...headers } });
+  const messages = [{ role: 'user' as const, content: 'hello' }];
+
+  const direct = newTraceparent();
+  const directLogTrace = randomUUID();
+  await client({ 'x-gateway-provider': 'openai', 'x-gateway-custom-host': upstream.baseUrl, traceparent: direct.header, 'x-gateway-trace-id': directLogTrace })
+    .chat.completions.create({ model: 'gpt-4o', messages });
+
+  const fallback = newTraceparent();
+  const fallbackLogTrace = randomUUID();
+  const config = {
+    strategy: { mode: 'fallback' },
+    targets: [
+      { provider: 'openai', custom_host: upstream.baseUrl, override_params: { model: 'error-500' } },
+      { provider: 'openai', custom_host: upstream.baseUrl, override_params: { model: 'gpt-4o-mini' } },
+    ],
+  };
+  await client({ 'x-gateway-config': JSON.stringify(config), traceparent: fallback.header, 'x-gateway-trace-id': fallbackLogTrace })
+    .chat.completions.create({ model: 'ignored', messages });
+
+  // no traceparent: the gateway's own trace id (32 hex digits) and parent span id place the span
+  const gatewayTrace = randomBytes(16).toString('hex');
+  const gatewayParent = randomBytes(8).toString('hex');
+  await client({ 'x-gateway-provider': 'openai', 'x-gateway-custom-host': upstream.baseUrl, 'x-gateway-trace-id': gatewayTrace, 'x-gateway-parent-span-id': gatewayParent })
+    .embeddings.create({ model: 'text-embedding-3-small', input: 'hello' });
+
+  await gateway.gateway.requestLog.flush();
+  const rowOf = async (trace: string): Promise<RequestLogRow> => {
+    const rows = await findRequestLogsByTraceId(gateway.gateway.database.db, gateway.gateway.bootstrap.organisation.id, trace);
+    assert.equal(rows.length, 1);
+    return rows[0]!;
+  };
+  const directRow = await rowOf(directLogTrace);
+  const fallbackRow = await rowOf(fallbackLogTrace);
+
+  // the batch processor holds spans for seconds: only the graceful shutdown sends them now
+  await gateway.close();
+  closed = true;
+
+  assert.ok(collector.received.length > 0, 'the collector received an export');
+  for (const item of collector.received) {
+    assert.equal(item.path, '/v1/traces');
+    assert.equal(item.contentType, 'application/json');
+  }
+  const resources = collector.received.flatMap((item) => item.body.resourceSpans);
+  for (const resource of resources) assert.equal(attributesOf(resource.resource.attributes)['service.name'], 'gateway-otlp-test');
+  const spans = resources.flatMap((resource) => resource.scopeSpans.flatMap((scope) => scope.spans));
+  const inTrace = (traceId: string) => spans.filter((span) => span.traceId === traceId);
+
+  // the plain request: SERVER under the traceparent's span, one CLIENT under it
+  const directSpans = inTrace(direct.traceId);
+  assert.equal(directSpans.length, 2);
+  const server = directSpans.find((span) => span.kind === SPAN_KIND_SERVER)!;
+  assert.equal(server.parentSpanId, direct.spanId);
+  assert.equal(server.name, 'chat gpt-4o');
+  assert.equal(ms(server.startTimeUnixNano), directRow.createdAt.getTime());
+  assert.equal(ms(server.endTimeUnixNano), directRow.createdAt.getTime() + directRow.responseTimeMs);
+  const serverAttributes = attributesOf(server.attributes);
+  assert.equal(serverAttributes['gen_ai.operation.name'], 'chat');
+  assert.equal(serverAttributes['gen_ai.provider.name'], 'openai');
+  assert.equal(serverAttributes['gen_ai.request.model'], 'gpt-4o');
+  assert.equal(serverAttributes['gen_ai.usage.input_tokens'], directRow.promptTokens);
+  assert.equal(serverAttributes['gen_ai.usage.output_tokens'], directRow.completionTokens);
+  assert.equal(serverAttributes['http.response.status_code'], 200);
+  assert.equal(serverAttributes['gateway.trace_id'], directLogTrace, 'the way back to the log row');
+  const directClient = directSpans.find((span) => span.kind === SPAN_KIND_CLIENT)!;
+  assert.equal(directClient.parentSpanId, server.spanId);
+  const directTry = directRow.attempts[0] as { started_ms: number; duration_ms: number };
+  assert.equal(ms(directClient.startTimeUnixNano), directRow.createdAt.getTime() + directTry.started_ms);
+  assert.equal(attributesOf(directClient.attributes)['http.response.status_code'], 200);
+
+  // the fallback: two tries under one SERVER span, the failed one marked
+  const fallbackSpans = inTrace(fallback.traceId);
+  assert.equal(fallbackSpans.length, 1 + fallbackRow.attempts.length);
+  assert.equal(fallbackRow.attempts.length, 2);
+  const fallbackServer = fallbackSpans.find((span) => span.kind === SPAN_KIND_SERVER)!;
+  assert.equal(fallbackServer.parentSpanId, fallback.spanId);
+  const tries = fallbackSpans.filter((span) => span.kind === SPAN_KIND_CLIENT).sort((a, b) => ms(a.startTimeUnixNano) - ms(b.startTimeUnixNano));
+  for (const attempt of tries) assert.equal(attempt.parentSpanId, fallbackServer.spanId);
+  const [failed, answered] = tries.map((attempt) => ({ span: attempt, attributes: attributesOf(attempt.attributes) }));
+  assert.equal(failed!.attributes['gen_ai.request.model'], 'error-500');
+  assert.equal(failed!.attributes['http.response.status_code'], 500);
+  assert.ok(failed!.attributes['error.type'], 'the failed try names its error type');
+  assert.equal(failed!.span.status?.code, STATUS_CODE_ERROR);
+  assert.equal(answered!.attributes['gen_ai.request.model'], 'gpt-4o-mini');
+  assert.equal(answered!.attributes['gen_ai.usage.output_tokens'], fallbackRow.completionTokens);
+  assert.deepEqual(answered!.attributes['gen_ai.response.finish_reasons'], ['stop']);
+  assert.equal(answered!.attributes['error.type'], undefined);
+
+  // the gateway's headers as OTel ids
+  const embeddingSpans = inTrace(gatewayTrace);
+  const embeddingServer = embeddingSpans.find((span) => span.kind === SPAN_KIND_SERVER);
+  assert.ok(embeddingServer, 'the x-gateway-trace-id names the trace');
+  assert.equal(embeddingServer.parentSpanId, gatewayParent);
+  assert.equal(attributesOf(embeddingServer.attributes)['gen_ai.operation.name'], 'embeddings');
+
+  assert.equal(spans.length, directSpans.length + fallbackSpans.length + embeddingSpans.length, 'no other span was exported');
+});
