@@ -634,6 +634,22 @@ function loggingRatios(runs: RunResult[]): LoggingRatio[] {
   return out;
 }
 
+/** The gateway's request-log drop counter (every reason) and queue depth, read from its /metrics. */
+async function requestLogDrops(gatewayUrl: string): Promise<{ dropped: number; queued: number } | null> {
+  try {
+    const res = await fetch(`${gatewayUrl}/metrics`, { signal: AbortSignal.timeout(5000) });
+    const text = await res.text();
+    const sum = (name: string) =>
+      text
+        .split('\n')
+        .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
+        .reduce((total, line) => total + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+    return { dropped: sum('gateway_request_log_dropped_total'), queued: sum('gateway_request_log_queue_depth') };
+  } catch {
+    return null;
+  }
+}
+
 /** Runs `work` while the bench policies exist; they are gone again afterwards, whatever happens. */
 async function withPolicies<T>(policies: BenchPolicies, work: () => Promise<T>): Promise<T> {
   await policies.enable();
@@ -816,6 +832,12 @@ async function main(): Promise<void> {
       `bare proxy peak ${memory.bareProxy.peakRssMiB} MiB; mock peak ${memory.mockUpstream.peakRssMiB} MiB`,
   );
 
+  // the request log under the bench's sustained load: every row stored, none dropped (the gateway's own counter)
+  const logDrops = gatewayPid === undefined ? null : await requestLogDrops(gatewayUrl);
+  if (logDrops !== null) {
+    console.log(`\nrequest log: ${logDrops.dropped} rows dropped, ${logDrops.queued} still queued (gateway_request_log_dropped_total, gateway_request_log_queue_depth)`);
+  }
+
   const failures = runs.filter((r) => r.non2xx + r.errors + r.timeouts > 0);
   if (failures.length > 0) {
     console.warn(`\nWARNING: ${failures.length} run(s) had non-2xx responses, errors or timeouts; their figures are suspect.`);
@@ -838,7 +860,7 @@ async function main(): Promise<void> {
     runs,
     ratios: rat,
     policies: withLimits,
-    requestLog: logging,
+    requestLog: { ratios: logging, drops: logDrops },
     memory,
   };
   const outFile = path.join(OUT_DIR, 'results.json');
