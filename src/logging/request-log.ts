@@ -28,8 +28,9 @@ export interface RequestLogDeps {
   dropped?: { inc(labels: { reason: DropReason }, value: number): void };
   timers?: WriterTimers;
   /**
-   * rows per INSERT, and the queue length that triggers a flush at once (default 100). Small on purpose: building
-   * a batch, and with PGlite running it (~35 µs a row on this thread), pauses the event loop for the whole batch
+   * rows per INSERT, and the queue length that triggers a flush at once (default 500). Each statement also merges
+   * the batch into the analytics rollups, a cost per statement: larger batches pay it less often. PGlite runs the
+   * statement in its worker thread, so only building the batch's JSON (a few µs a row) is on this thread
    */
   batchSize?: number;
   /** longest time a row waits in the queue when traffic is light (default 1,000 ms) */
@@ -140,7 +141,7 @@ function isAlreadyStored(error: unknown): boolean {
 }
 
 export function createRequestLogWriter(deps: RequestLogDeps): RequestLogWriter {
-  const batchSize = deps.batchSize ?? 100;
+  const batchSize = deps.batchSize ?? 500;
   const intervalMs = deps.flushIntervalMs ?? 1_000;
   const retryMs = deps.retryMs ?? 250;
   const maxRetryMs = deps.maxRetryMs ?? 5_000;
