@@ -14,7 +14,6 @@ import { bootstrap, type BootstrapResult } from './domain/bootstrap.ts';
 import { openKvStore } from './kv/index.ts';
 import type { KvStore } from './kv/store.ts';
 import { createMetrics } from './metrics/metrics.ts';
-import { createOtlpTracing } from './tracing/tracing.ts';
 import { createBudgets, type Budgets } from './limits/budgets-service.ts';
 import { createRequestLogWriter, type RequestLogWriter } from './logging/request-log.ts';
 import { postgresLogStore, scheduleLogMaintenance } from './logging/log-store.ts';
@@ -90,7 +89,8 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
     // gauges read when Prometheus scrapes
     metrics.runtime.watch({ requestLogPending: () => requestLog.pending, upstreamPools: () => upstream.poolStats?.() ?? [] });
     const traceLog = overrides.logger ?? pino({ level: 'silent' });
-    const tracing = config.tracing ? createOtlpTracing(config.tracing, (error) => traceLog.warn({ err: error }, 'traces: a request\'s spans could not be made')) : undefined;
+    // the OpenTelemetry SDK and exporter are loaded only when tracing is configured (memory, start-up)
+    const tracing = config.tracing ? (await import('./tracing/tracing.ts')).createOtlpTracing(config.tracing, (error) => traceLog.warn({ err: error }, 'traces: a request\'s spans could not be made')) : undefined;
     const budgetLog = overrides.logger ?? pino({ level: 'silent' });
     const budgets = await createBudgets({ db: database.db, kv, metrics, onError: (error) => budgetLog.warn({ err: error }, 'budgets: the counter store or the database failed') });
     const app = await buildApp({
