@@ -10,6 +10,8 @@ import {
   notFound,
   notImplemented,
   requestTimeout,
+  storageUnavailable,
+  isConnectionFailure,
   unauthorized,
 } from '../src/core/errors.ts';
 
@@ -24,9 +26,19 @@ test('every catalog entry has its status, type and code', () => {
     [requestTimeout(5), 408, 'timeout_error', 'request_timeout', null],
     [badGateway('m'), 502, 'upstream_error', 'bad_upstream_response', null],
     [notImplemented('m'), 501, 'not_implemented_error', 'not_implemented', null],
+    [storageUnavailable(), 503, 'server_error', 'storage_unavailable', null],
   ] as const;
   for (const [error, status, type, code, param] of table) {
     assert.equal(error.status, status);
     assert.deepEqual(error.toBody(), { error: { message: error.message, type, param, code } });
   }
+});
+
+test('a database that cannot be reached is told apart from a bug', () => {
+  assert.equal(isConnectionFailure(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })), true);
+  assert.equal(isConnectionFailure(new Error('Connection terminated unexpectedly')), true);
+  assert.equal(isConnectionFailure(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })), true);
+  assert.equal(isConnectionFailure(new Error('query failed', { cause: Object.assign(new Error('x'), { code: '08006' }) })), true);
+  assert.equal(isConnectionFailure(Object.assign(new Error('duplicate key'), { code: '23505' })), false);
+  assert.equal(isConnectionFailure(new TypeError('x is undefined')), false);
 });

@@ -82,6 +82,30 @@ export function notImplemented(message: string, code = 'not_implemented'): Gatew
   return new GatewayError(501, 'not_implemented_error', message, { code });
 }
 
+/** The database cannot be reached (down, restarting, refusing connections): try again shortly. */
+export function storageUnavailable(): GatewayError {
+  return new GatewayError(503, 'server_error', 'The gateway\'s database is unavailable; try again shortly.', { code: 'storage_unavailable' });
+}
+
+const CONNECTION_CODES: ReadonlySet<string> = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const CONNECTION_MESSAGES = /Connection terminated|connection timeout|Client has encountered a connection error|the database system is (starting up|shutting down)|terminating connection/i;
+
+/**
+ * Whether an error thrown by a storage call means the database could not be reached, rather than a bug: a socket
+ * error, PostgreSQL's connection-exception class (08), an administrator shutdown or crash (57P01-57P03) or too
+ * many connections (53300). Looked up the cause chain a few levels deep (drivers wrap their errors).
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && (CONNECTION_CODES.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code) || code === '53300')) return true;
+    const message = (current as { message?: unknown }).message;
+    if (typeof message === 'string' && CONNECTION_MESSAGES.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** A bug or an unexpected failure: the message never echoes internals (the cause goes to the log). */
 export function internalError(): GatewayError {
   return new GatewayError(500, 'server_error', 'The gateway hit an internal error.', { code: 'internal_error' });

@@ -1,8 +1,9 @@
 /**
  * The request log through a database outage, on the real PostgreSQL: requests run under steady load while the
  * database is taken away (a TCP proxy in front of it cuts every connection and refuses new ones, as a stopped
- * server does) and given back. No request fails, the rows wait in the writer's buffer, and every one of them
- * reaches the database once it is back; none is dropped.
+ * server does) and given back. No inference request fails, the rows wait in the writer's buffer, and every one of
+ * them reaches the database once it is back; none is dropped. An admin call meanwhile is a 503 to retry, and works
+ * again once the database is back, with no restart.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -57,6 +58,7 @@ test('a database outage under load: no request fails, no row is lost', { skip: s
   const failures: unknown[] = [];
   let down: Promise<void> | undefined;
   let up: Promise<void> | undefined;
+  let adminDuringOutage: { status: number; code: string | undefined; retryAfter: unknown } | undefined;
   const worker = async () => {
     while (sent < REQUESTS) {
       sent += 1;
@@ -70,13 +72,21 @@ test('a database outage under load: no request fails, no row is lost', { skip: s
       if (done === Math.floor((2 * REQUESTS) / 3)) {
         // rows of the middle third waited in the buffer: the writer says so
         assert.equal(gateway.gateway.requestLog.holding || gateway.gateway.requestLog.pending > 0, true, 'rows are held while the database is away');
-        up = down!.then(() => proxy.open());
+        up = down!.then(async () => {
+          // an admin call needs the database: an honest 503 to retry, not a 500
+          const admin = await gateway.gateway.app.inject({ method: 'GET', url: '/v1/api-keys', headers: { 'x-gateway-api-key': gateway.adminKey } });
+          adminDuringOutage = { status: admin.statusCode, code: (admin.json() as { error?: { code?: string } }).error?.code, retryAfter: admin.headers['retry-after'] };
+          await proxy.open();
+        });
       }
     }
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
   await up;
   assert.deepEqual(failures, [], 'no request failed');
+  assert.deepEqual(adminDuringOutage, { status: 503, code: 'storage_unavailable', retryAfter: '1' });
+  const after = await gateway.gateway.app.inject({ method: 'GET', url: '/v1/api-keys', headers: { 'x-gateway-api-key': gateway.adminKey } });
+  assert.equal(after.statusCode, 200, 'the admin API is back by itself');
 
   // the writer retries on its own schedule; flush until what it holds is written (bounded)
   for (let attempt = 0; attempt < 100 && (gateway.gateway.requestLog.pending > 0 || gateway.gateway.requestLog.holding); attempt += 1) {

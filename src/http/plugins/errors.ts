@@ -3,13 +3,19 @@
  * what the request log records as the request's error.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { GatewayError, internalError } from '../../core/errors.ts';
+import { GatewayError, internalError, isConnectionFailure, storageUnavailable } from '../../core/errors.ts';
 import { noteErrorBody } from '../../logging/request-record.ts';
 import { describeFrameworkError } from './framework-errors.ts';
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
     let answer = error instanceof GatewayError ? error : describeFrameworkError(error, request.routeOptions.bodyLimit);
+    if (!answer && isConnectionFailure(error)) {
+      // the database is away: an honest 503 the caller can retry, not a 500 (it recovers by itself)
+      request.log.warn({ err: error }, 'the database is unavailable');
+      answer = storageUnavailable();
+      reply.header('retry-after', '1');
+    }
     if (!answer) {
       request.log.error({ err: error }, 'unhandled error');
       answer = internalError();
