@@ -28,6 +28,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Instance, type Result } from 'autocannon';
+import { ensureBuilt, startFlags } from './build.ts';
 import { benchPolicies, type BenchPolicies } from './policies.ts';
 import { MOCK_REPLY, makeChatRequest } from './shared.ts';
 
@@ -197,7 +198,7 @@ async function freePort(): Promise<number> {
  * The helpers exit by themselves when this process dies (their stdin closes), but the gateway cannot be told to,
  * so if a previous run was SIGKILLed its gateway may still be running. We record the gateway's pid and temp dir
  * and, on the next run, stop that process only if it is still that bench gateway (same pid, command line running
- * src/main.ts, environment pointing at the recorded temp dir).
+ * dist/main.js, environment pointing at the recorded temp dir).
  */
 function reapStaleGateways(): void {
   let recorded: unknown;
@@ -218,7 +219,7 @@ function reapStaleGateway(stale: { pid?: unknown; dataDir?: unknown }): void {
   try {
     const cmdline = fs.readFileSync(`/proc/${stale.pid}/cmdline`, 'utf8');
     const environ = fs.readFileSync(`/proc/${stale.pid}/environ`, 'utf8').split('\0');
-    if (cmdline.includes(path.join('src', 'main.ts')) && environ.includes(`GATEWAY_DATA_DIR=${stale.dataDir}`)) {
+    if (cmdline.includes(path.join('dist', 'main.js')) && environ.includes(`GATEWAY_DATA_DIR=${stale.dataDir}`)) {
       process.kill(stale.pid, 'SIGKILL');
       console.log(`stopped a gateway left running by an earlier, killed bench run (pid ${stale.pid})`);
     }
@@ -235,7 +236,7 @@ async function startGateway(name = 'gateway', extraEnv: Record<string, string> =
   tempDataDirs.push(tempDataDir);
   const logFile = path.join(OUT_DIR, `${name}.log`);
   const logFd = fs.openSync(logFile, 'w');
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'main.ts')], {
+  const proc = spawn(process.execPath, [...startFlags(), ensureBuilt()], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -855,7 +856,7 @@ async function main(): Promise<void> {
       requestsPerSec: "autocannon's mean of per-second samples over the measured run",
       latency: "per-response time to the full response (hrtime, from autocannon's 'response' event), 2xx only, nearest-rank percentiles",
       requestBodyBytes: { 'non-stream': Buffer.byteLength(BODIES['non-stream']), stream: Buffer.byteLength(BODIES.stream) },
-      gateway: EXTERNAL_GATEWAY ? { external: EXTERNAL_GATEWAY } : { spawned: 'node --import tsx src/main.ts' },
+      gateway: EXTERNAL_GATEWAY ? { external: EXTERNAL_GATEWAY } : { spawned: `node ${startFlags().join(' ')} dist/main.js` },
     },
     runs,
     ratios: rat,

@@ -39,12 +39,14 @@ import { DEFAULT_BODY_CAP } from './logging/log-bodies.ts';
 import { registerRequestLog } from './http/plugins/request-log.ts';
 import { errorAnswerOptions, registerServerAnswers } from './http/plugins/server-answers.ts';
 import { registerInferenceRoutes } from './http/routes/inference.ts';
+import { registerMessagesKeyHeader, registerMessagesRoutes } from './http/routes/messages.ts';
 import { registerModelsRoute } from './http/routes/models.ts';
 import { registerModelPricingRoute } from './http/routes/model-pricing.ts';
 import { registerOpenApiRoute } from './http/routes/openapi.ts';
 import { registerLogDownloadRoute } from './http/routes/log-downloads.ts';
 import { registerOperationsRoutes } from './http/routes/operations.ts';
 import { registerProxyRoutes } from './http/routes/proxy.ts';
+import { createResponsesRuntime } from './responses/runtime.ts';
 
 export interface AppDeps {
   database: Database;
@@ -74,6 +76,8 @@ export interface AppDeps {
   newTraceId?: () => string;
   /** largest request body accepted, in bytes */
   bodyLimit?: number;
+  /** how long responses the gateway produced (Responses API over chat) are kept; 30 days by default */
+  responsesTtlMs?: number;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -89,13 +93,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }) as unknown as FastifyInstance;
   app.decorateRequest('gateway', undefined);
   registerBodyParsers(app);
-  registerErrorHandling(app);
+  registerErrorHandling(app, { onStorageUnavailable: () => deps.metrics.storageUnavailable.inc() });
   // onError runs before the error handler renders the body: a limit's refusal gets its retry-after and x-ratelimit-*
   app.addHook('onError', (_request, reply, error, done) => {
     applyLimitHeaders(error, reply);
     done();
   });
   registerServerAnswers(app);
+  // before auth: on the Messages routes the gateway key may come in x-api-key (http/routes/messages.ts)
+  registerMessagesKeyHeader(app);
   registerAuth(app, deps.credentials);
   // after auth (a row needs the caller's organisation), before the routes it hooks onto
   const clock = deps.now;
@@ -135,6 +141,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // semantic cache indexes, kept in step across nodes over the kv store's pub/sub
   const semantic = await createSemanticCaches({ kv: deps.kv, nodeId: randomUUID(), log: app.log });
   app.addHook('onClose', () => semantic.close());
+  // the Responses API over chat for providers without it; the responses it produces kept in the kv store
+  const responses = createResponsesRuntime({ kv: deps.kv, ...(deps.responsesTtlMs !== undefined ? { ttlMs: deps.responsesTtlMs } : {}) });
   const forwardDeps = {
     checks: checkRegistry,
     savedGuardrails,
@@ -177,7 +185,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     providerRegistry: deps.registry,
     customHosts: { allowlist: deps.allowlist, lookup: deps.lookup },
   });
-  registerInferenceRoutes(app, forwardDeps);
+  registerInferenceRoutes(app, { ...forwardDeps, registry: responses.registry(deps.registry) }, responses);
+  registerMessagesRoutes(app, forwardDeps);
   registerModelsRoute(app, forwardDeps);
   registerProxyRoutes(app, forwardDeps);
   return app;

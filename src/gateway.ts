@@ -107,6 +107,7 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
       requestLog,
       requestObservers: tracing ? [metrics.request.observe, tracing.observe] : [metrics.request.observe],
       logBodyMaxBytes: logging ? config.requestLog.bodyMaxBytes : 0,
+      responsesTtlMs: config.responsesTtlMs,
       budgets,
       ...(overrides.logger ? { logger: overrides.logger } : {}),
       ...(overrides.lookup ? { lookup: overrides.lookup } : {}),

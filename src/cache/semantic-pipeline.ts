@@ -62,6 +62,8 @@ export interface CacheStep {
   warnings: readonly string[];
 }
 
+const CACHE_UNAVAILABLE_WARNING = 'response cache skipped: its store is unavailable';
+
 /** Header values are Latin-1 without control characters; a provider's error text may be anything. */
 function headerSafe(text: string): string {
   return text.replace(/[^\x20-\x7e]+/g, ' ').slice(0, 200);
@@ -77,7 +79,14 @@ export async function lookupCache(input: CacheStepInput, deps: CacheStepDeps): P
   // said on every answer, hits included, so the setting that does nothing is noticed
   const warnings = semantically && !cache.embedding ? [NO_EMBEDDING_WARNING] : NO_WARNINGS;
   if (plan.status === 'MISS') {
-    const exact = await responses.get(plan.key);
+    let exact: CachedAnswer | undefined;
+    try {
+      exact = await responses.get(plan.key);
+    } catch (error) {
+      // the cache's store is away (Redis down): the request goes on as a miss, never fails for it
+      semantic?.log.warn({ err: error, traceId: headers.trace.traceId }, 'response cache: the lookup failed; served as a miss');
+      return { status: plan.status, plan, warnings: [CACHE_UNAVAILABLE_WARNING] };
+    }
     if (exact) return { status: 'HIT', cached: exact, plan, warnings };
   }
   const miss: CacheStep = { status: plan.status, plan, warnings };

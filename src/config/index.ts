@@ -19,6 +19,8 @@ export interface GatewayConfig {
   headersToMask: string[];
   logLevel: LogLevel;
   jwksUrl: string | undefined;
+  /** GATEWAY_RESPONSES_TTL_DAYS (default 30): how long the gateway keeps the responses it produced (/v1/responses over chat) */
+  responsesTtlMs: number;
   /** the request log: body cap (0 keeps bodies out), days kept, rows held while the database is away */
   requestLog: RequestLogConfig;
   /** OpenTelemetry traces: exported over OTLP/HTTP when an endpoint is set, off otherwise */
@@ -131,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     headersToMask: list(env.ORGANISATION_HEADERS_TO_MASK).map((name) => name.toLowerCase()),
     logLevel,
     jwksUrl: nonEmpty(env.GATEWAY_JWKS_URL),
+    responsesTtlMs: count(env, 'GATEWAY_RESPONSES_TTL_DAYS', 30, 1) * 86_400_000,
     requestLog: {
       enabled: onOff(env, 'GATEWAY_REQUEST_LOG', true),
       bodyMaxBytes: count(env, 'GATEWAY_LOG_BODY_MAX_BYTES', 64 * 1024, 0),

@@ -16,6 +16,9 @@ export type RouteKind =
   | 'responses.get'
   | 'responses.delete'
   | 'responses.input_items'
+  /** the Anthropic Messages API inbound (/v1/messages) and its token count */
+  | 'messages'
+  | 'messages.count_tokens'
   | 'passthrough';
 
 /** The route and its body, as the route handler validated it. */
@@ -24,8 +27,10 @@ export type RoutedBody =
   | { route: 'completions'; body: CompletionRequest }
   | { route: 'embeddings'; body: EmbeddingRequest }
   | { route: 'rerank'; body: RerankRequest }
-  /** the Responses API: a JSON object, checked by the provider (or by the native API of the Responses issue) */
+  /** the Responses API: a request checked by src/responses/validate.ts (a provider without it runs it over chat) */
   | { route: 'responses.create'; body: Readonly<Record<string, unknown>> }
+  /** the Messages API: a JSON object with model and messages (and max_tokens to generate), checked by the route */
+  | { route: 'messages' | 'messages.count_tokens'; body: Readonly<Record<string, unknown>> }
   | { route: 'models' | 'responses.get' | 'responses.delete' | 'responses.input_items'; body: unknown }
   /** forwarded as given: the parsed JSON when the body is JSON, else undefined (the bytes are in rawBody) */
   | { route: 'passthrough'; body: unknown };

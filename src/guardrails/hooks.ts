@@ -68,19 +68,40 @@ function toHook(entry: Exclude<Guardrail, string>, where: string): GuardrailHook
   return { id, checks, deny };
 }
 
+/** Text parts: chat's `text`, the Responses API's `input_text` and `output_text`. */
+const TEXT_PARTS: ReadonlySet<unknown> = new Set(['text', 'input_text', 'output_text']);
+
+function isTextPart(part: unknown): boolean {
+  return typeof part === 'object' && part !== null && TEXT_PARTS.has((part as { type?: unknown }).type);
+}
+
 function partsText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content
-    .map((part) => (typeof part === 'object' && part !== null && (part as { type?: unknown }).type === 'text' ? String((part as { text?: unknown }).text ?? '') : ''))
+    .filter(isTextPart)
+    .map((part) => String((part as { text?: unknown }).text ?? ''))
     .join('\n');
+}
+
+/** The index of the last user turn of a message (or Responses input item) list; -1 when none. */
+function lastUserIndex(items: readonly unknown[]): number {
+  for (let index = items.length - 1; index >= 0; index -= 1) {
+    if ((items[index] as { role?: unknown } | null)?.role === 'user') return index;
+  }
+  return -1;
 }
 
 /** The text an input guardrail checks: the last user message, or the completion prompt, or the embedding input. */
 export function inputText(body: unknown): string {
   const record = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   if (Array.isArray(record.messages)) {
-    const last = [...record.messages].reverse().find((message) => (message as { role?: unknown }).role === 'user');
+    const last = record.messages[lastUserIndex(record.messages)];
+    return partsText((last as { content?: unknown } | undefined)?.content);
+  }
+  // the Responses API: input items, the last user message's text
+  if (Array.isArray(record.input) && record.input.some((item) => typeof item === 'object' && item !== null)) {
+    const last = record.input[lastUserIndex(record.input)];
     return partsText((last as { content?: unknown } | undefined)?.content);
   }
   const prompt = record.prompt ?? record.input ?? record.query;
@@ -90,23 +111,50 @@ export function inputText(body: unknown): string {
 
 /** The same body with the last user message's text replaced (redaction); other bodies replace the prompt. */
 export function withInputText(body: Record<string, unknown>, text: string): Record<string, unknown> {
-  if (Array.isArray(body.messages)) {
-    const messages = [...body.messages];
-    for (let index = messages.length - 1; index >= 0; index -= 1) {
-      if ((messages[index] as { role?: unknown }).role === 'user') {
-        messages[index] = { ...(messages[index] as object), content: text };
-        break;
-      }
-    }
-    return { ...body, messages };
+  for (const field of ['messages', 'input'] as const) {
+    const items = body[field];
+    if (!Array.isArray(items) || (field === 'input' && !items.some((item) => typeof item === 'object' && item !== null))) continue;
+    const at = lastUserIndex(items);
+    if (at < 0) return body;
+    const copy = [...items];
+    const message = copy[at] as { content?: unknown };
+    copy[at] = { ...message, content: Array.isArray(message.content) ? withTextParts(message.content, text) : text };
+    return { ...body, [field]: copy };
   }
   if (typeof body.prompt === 'string') return { ...body, prompt: text };
   if (typeof body.input === 'string') return { ...body, input: text };
   return body;
 }
 
+/**
+ * A content array with its text parts replaced by `text` (in the first text part's place); images, tool results
+ * and other parts are kept as they were.
+ */
+function withTextParts(parts: readonly unknown[], text: string): unknown[] {
+  const out: unknown[] = [];
+  let placed = false;
+  for (const part of parts) {
+    if (!isTextPart(part)) {
+      out.push(part);
+    } else if (!placed) {
+      out.push({ ...(part as object), text });
+      placed = true;
+    }
+  }
+  if (!placed) out.push({ type: 'text', text });
+  return out;
+}
+
 /** The answer text an output guardrail checks: the first choice's message (or text). */
 export function outputText(answer: unknown): string {
+  const response = answer as { object?: unknown; output?: unknown } | null;
+  if (response?.object === 'response' && Array.isArray(response.output)) {
+    // a Response: the text of its message items
+    return response.output
+      .filter((item) => (item as { type?: unknown } | null)?.type === 'message')
+      .map((item) => partsText((item as { content?: unknown }).content))
+      .join('\n');
+  }
   const choices = (answer as { choices?: unknown } | null)?.choices;
   if (!Array.isArray(choices) || choices.length === 0) return '';
   const first = choices[0] as { message?: { content?: unknown }; text?: unknown };

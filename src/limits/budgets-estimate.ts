@@ -24,7 +24,7 @@ const BYTES_PER_TOKEN = 4;
 
 const PICO_PER_NANO = 1000n;
 
-const GENERATING = new Set(['chat', 'completions', 'responses.create']);
+const GENERATING = new Set(['chat', 'completions', 'responses.create', 'messages']);
 const INPUT_ONLY = new Set(['embeddings', 'rerank']);
 
 function positiveInteger(value: unknown): number | undefined {

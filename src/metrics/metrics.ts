@@ -30,6 +30,8 @@ export interface Metrics {
   budgetStoreFailures: Counter<'outcome'>;
   /** requests a cost budget could not count: no price is known for their model */
   budgetUnpriced: Counter;
+  /** requests answered 503 because the database could not be reached */
+  storageUnavailable: Counter;
   /** each finished inference request, from its log row: its `observe` is a request observer */
   request: RequestMetrics;
   /** gauges read at scrape time: the request log's queue, the upstream pools */
@@ -101,6 +103,11 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     budgetUnpriced: new Counter({
       name: 'gateway_budget_unpriced_total',
       help: 'Requests a cost budget applied to but could not count, because no price is known for their model',
+      registers: [registry],
+    }),
+    storageUnavailable: new Counter({
+      name: 'gateway_storage_unavailable_total',
+      help: 'Requests answered 503 storage_unavailable because the database could not be reached',
       registers: [registry],
     }),
   };

@@ -76,6 +76,10 @@ export function renderProvidersMarkdown(registry: ProviderRegistry): string {
     '`x-gateway-vertex-*` or `x-gateway-aws-*` headers (a custom host still wins). What a custom host must look like',
     'per provider: [Custom hosts](#custom-hosts).',
     '',
+    'The `responses` column says which providers speak the Responses API natively (their requests pass through). Every',
+    'provider with `chat` also serves `/v1/responses` (run over its chat API, with the conversation kept by the gateway)',
+    'and `/v1/messages` (the Anthropic Messages API, translated; native for Anthropic).',
+    '',
     `| provider | default base URL | ${COLUMNS.map(([title]) => title).join(' | ')} | streaming | tools | stream framing |`,
     `|---|---|${COLUMNS.map(() => '---|').join('')}---|---|---|`,
   ];

@@ -4,11 +4,9 @@
  */
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import pg from 'pg';
-import { startPgliteWorker } from './pglite-worker/client.ts';
+import { prestartPgliteWorker, startPgliteWorker } from './pglite-worker/client.ts';
+import type { WorkerStart } from './pglite-worker/protocol.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -33,7 +31,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return openPglite(options.dataDir);
 }
 
+// Each driver is loaded only when it is used: a node on PostgreSQL never loads PGlite's Drizzle driver, and the
+// embedded default never loads node-postgres (a few MB of resident memory and some start-up time each).
 async function openPostgres(url: string): Promise<Database> {
+  const [{ default: pg }, { drizzle: drizzlePostgres }] = await Promise.all([import('pg'), import('drizzle-orm/node-postgres')]);
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // A pool error on an idle client must not crash the process; the next query reports it.
   pool.on('error', () => {});
@@ -50,15 +51,32 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
-  // PGlite runs on the thread that calls it: it lives in a worker thread of its own (pglite-worker/), so its work
-  // (request-log batches, admin queries) never pauses the requests in flight. The embedded database holds the
-  // control plane and the request log (the hot path reads caches, not it); a small buffer pool saves ~150 MiB of
-  // resident memory against PostgreSQL's 128 MB default.
-  const client = await startPgliteWorker({
+/**
+ * The embedded PostgreSQL's settings. It holds the control plane and the request log (the hot path reads caches,
+ * not it): a small buffer pool saves ~150 MiB of resident memory against PostgreSQL's 128 MB default.
+ */
+const PGLITE_CONF = 'shared_buffers = 16MB';
+
+function pgliteStart(dataDir: string | undefined): WorkerStart {
+  return {
     dataDir: !dataDir || dataDir.startsWith('memory://') ? undefined : dataDir,
-    postgresqlconf: 'shared_buffers = 16MB',
-  });
+    postgresqlconf: PGLITE_CONF,
+  };
+}
+
+/**
+ * Starts the embedded database's thread now, when `options` select it, for the openDatabase that follows to adopt
+ * (main.ts: PGlite compiles and opens while the rest of the gateway loads).
+ */
+export function prestartDatabase(options: DatabaseOptions): void {
+  if (!options.url) prestartPgliteWorker(pgliteStart(options.dataDir));
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
+  // PGlite runs on the thread that calls it: it lives in a worker thread of its own (pglite-worker/), so its work
+  // (request-log batches, admin queries) never pauses the requests in flight.
+  const client = await startPgliteWorker(pgliteStart(dataDir));
   // the client speaks the part of PGlite's interface Drizzle calls (query, exec, transaction)
   const db = drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Db;
   return {

@@ -273,7 +273,9 @@ for (const backend of testBackends()) {
       assert.match(missing.body.error.message, new RegExp(unknown));
     });
 
-    test('100k rows, cancelled mid-way, then exported in both formats with bounded memory', { timeout: 600_000 }, async (t) => {
+    // once per run, on the real PostgreSQL when there is one (the embedded database's export path is the same code)
+    const bigExport = backend.name === (process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite');
+    test('100k rows, cancelled mid-way, then exported in both formats with bounded memory', { timeout: 600_000, skip: bigExport ? false : 'run on the real PostgreSQL' }, async (t) => {
       const memTag = randomUUID();
       const padding = 'p'.repeat(300);
       await db().execute(sql`
@@ -301,7 +303,7 @@ for (const backend of testBackends()) {
       const sampler = setInterval(() => {
         gc();
         peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
-      }, 20);
+      }, 100);
       try {
         await ok('POST', `/logs/exports/${created.id}/start`);
         await settled(created.id);

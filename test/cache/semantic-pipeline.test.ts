@@ -146,3 +146,11 @@ describe('the embedding call', () => {
     }
   });
 });
+
+test('a cache store that fails (Redis away) makes a miss with a warning, never a failed request', async () => {
+  const broken = { ...responses, get: async () => { throw new Error('Connection is closed.'); } };
+  const result = await step(chat('Is the store there'), { responses: broken, settings: settings({ mode: 'simple', embedding: undefined }) });
+  assert.equal(result?.status, 'MISS');
+  assert.equal(result?.cached, undefined);
+  assert.deepEqual(result?.warnings, ['response cache skipped: its store is unavailable']);
+});

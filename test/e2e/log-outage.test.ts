@@ -58,6 +58,7 @@ test('a database outage under load: no request fails, no row is lost', { skip: s
   const failures: unknown[] = [];
   let down: Promise<void> | undefined;
   let up: Promise<void> | undefined;
+  let unknownKeyStatus: number | undefined;
   let adminDuringOutage: { status: number; code: string | undefined; retryAfter: unknown } | undefined;
   const worker = async () => {
     while (sent < REQUESTS) {
@@ -76,6 +77,9 @@ test('a database outage under load: no request fails, no row is lost', { skip: s
           // an admin call needs the database: an honest 503 to retry, not a 500
           const admin = await gateway.gateway.app.inject({ method: 'GET', url: '/v1/api-keys', headers: { 'x-gateway-api-key': gateway.adminKey } });
           adminDuringOutage = { status: admin.statusCode, code: (admin.json() as { error?: { code?: string } }).error?.code, retryAfter: admin.headers['retry-after'] };
+          // a key the node does not hold yet cannot be checked: 503 to retry, never a 401 that says it is invalid
+          const unknown = await gateway.gateway.app.inject({ method: 'GET', url: '/v1/models', headers: { 'x-gateway-api-key': 'not-cached-key-0123456789' } });
+          unknownKeyStatus = unknown.statusCode;
           await proxy.open();
         });
       }
@@ -85,6 +89,7 @@ test('a database outage under load: no request fails, no row is lost', { skip: s
   await up;
   assert.deepEqual(failures, [], 'no request failed');
   assert.deepEqual(adminDuringOutage, { status: 503, code: 'storage_unavailable', retryAfter: '1' });
+  assert.equal(unknownKeyStatus, 503);
   const after = await gateway.gateway.app.inject({ method: 'GET', url: '/v1/api-keys', headers: { 'x-gateway-api-key': gateway.adminKey } });
   assert.equal(after.statusCode, 200, 'the admin API is back by itself');
 
@@ -100,4 +105,5 @@ test('a database outage under load: no request fails, no row is lost', { skip: s
   const metrics = await gateway.gateway.app.inject({ method: 'GET', url: '/metrics' });
   const dropped = metrics.body.split("\n").filter((line) => line.startsWith("gateway_request_log_dropped_total{") && !line.endsWith(" 0"));
   assert.deepEqual(dropped, [], "nothing was dropped");
+  assert.match(metrics.body, /^gateway_storage_unavailable_total 2$/m, 'the 503s are counted');
 });

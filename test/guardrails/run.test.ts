@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import { prepareChecks, runChecks } from '../../src/guardrails/run.ts';
 import type { CheckConfig } from '../../src/guardrails/types.ts';
 import type { HostResolver } from '../../src/guardrails/checks/urls.ts';
@@ -96,4 +96,48 @@ describe('runChecks', () => {
       'default.sentenceCount', 'default.validUrls', 'default.webhook', 'default.wordCount', 'gateway.pii',
     ]);
   });
+});
+
+test('a redaction replaces the text parts of the last user turn and keeps its images and tool results', async () => {
+  const { withInputText } = await import('../../src/guardrails/hooks.ts');
+  const body = {
+    messages: [
+      { role: 'user', content: 'first turn' },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 't1', content: '42' },
+          { type: 'text', text: 'my card is 4111 1111 1111 1111' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } },
+          { type: 'text', text: 'second text part' },
+        ],
+      },
+    ],
+  };
+  const redacted = withInputText(body, 'my card is [REDACTED]') as { messages: Array<{ content: unknown }> };
+  assert.equal(redacted.messages[0]!.content, 'first turn');
+  assert.deepEqual(redacted.messages[1]!.content, [
+    { type: 'tool_result', tool_use_id: 't1', content: '42' },
+    { type: 'text', text: 'my card is [REDACTED]' },
+    { type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } },
+  ]);
+  assert.deepEqual(withInputText({ messages: [{ role: 'user', content: 'plain' }] }, 'x'), { messages: [{ role: 'user', content: 'x' }] });
+});
+
+test('Responses API bodies: the last user input item is checked and redacted, a Response\'s message text is judged', async () => {
+  const { inputText, outputText, withInputText } = await import('../../src/guardrails/hooks.ts');
+  const body = {
+    model: 'm',
+    input: [
+      { role: 'user', content: 'earlier' },
+      { type: 'function_call_output', call_id: 'c1', output: '42' },
+      { role: 'user', content: [{ type: 'input_text', text: 'call me at 555-0100' }, { type: 'input_image', image_url: 'data:,' }] },
+    ],
+  };
+  assert.equal(inputText(body), 'call me at 555-0100');
+  const redacted = withInputText(body, 'call me at [PHONE]') as { input: Array<{ content: unknown }> };
+  assert.deepEqual(redacted.input[2]!.content, [{ type: 'input_text', text: 'call me at [PHONE]' }, { type: 'input_image', image_url: 'data:,' }]);
+  assert.deepEqual(redacted.input[1], body.input[1], 'the tool output is untouched');
+  assert.equal(inputText({ input: 'plain prompt' }), 'plain prompt');
+  assert.equal(outputText({ object: 'response', output: [{ type: 'reasoning', summary: [] }, { type: 'message', content: [{ type: 'output_text', text: 'the answer' }] }] }), 'the answer');
 });

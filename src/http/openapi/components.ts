@@ -24,6 +24,7 @@ import { ChatCompletionRequestSchema } from '../../core/schemas/chat-completions
 import { CompletionRequestSchema } from '../../core/schemas/completions.ts';
 import { EmbeddingRequestSchema } from '../../core/schemas/embeddings.ts';
 import { RerankRequestSchema } from '../../core/schemas/rerank.ts';
+import { CountTokensRequestSchema, MessagesRequestSchema } from '../routes/messages-schema.ts';
 import * as admin from './admin-response-schemas.ts';
 import { EmptyObjectSchema, ErrorResponseSchema, HealthSchema, ReadinessSchema, listOf } from './common-schemas.ts';
 import { UpdateOrganisationSchema } from '../admin/organisation/schemas.ts';
@@ -52,6 +53,8 @@ const SCHEMAS = {
   CompletionRequest: CompletionRequestSchema,
   EmbeddingRequest: EmbeddingRequestSchema,
   RerankRequest: RerankRequestSchema,
+  MessagesRequest: MessagesRequestSchema,
+  CountTokensRequest: CountTokensRequestSchema,
   CreateApiKeyRequest: CreateApiKeySchema,
   UpdateApiKeyRequest: UpdateApiKeySchema,
   RotateApiKeyRequest: RotateApiKeySchema,

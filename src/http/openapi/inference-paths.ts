@@ -8,6 +8,7 @@ import { ref, type SchemaName } from './components.ts';
 import { FETCH_INTEGRATED_MODELS, GATEWAY_HEADERS, pathParameter, queryParameter } from './parameters.ts';
 import { INFERENCE_HEADERS, inferenceErrors, json } from './responses.ts';
 import type { Method, Operation, Parameter, PathItem, Paths, Response } from './types.ts';
+import { messagesPaths } from './messages-paths.ts';
 
 const TAG = 'inference';
 const PASS_THROUGH_METHODS: readonly Method[] = ['get', 'post', 'put', 'patch', 'delete'];
@@ -36,7 +37,34 @@ function forwarded(operationId: string, summary: string, extra: { parameters?: P
   };
 }
 
-const RESPONSE_ID = pathParameter('response_id', 'the provider\'s response id');
+const RESPONSE_ID = pathParameter('response_id', 'the response id (the gateway\'s or the provider\'s)');
+
+/** What src/responses/validate.ts checks; every other field is the provider's (or ignored over chat). */
+const RESPONSES_REQUEST = {
+  type: 'object',
+  description: 'an OpenAI Responses API request',
+  required: ['model', 'input'],
+  properties: {
+    model: { type: 'string', minLength: 1 },
+    input: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'object' } }], description: 'a string, or input items (message, function_call, function_call_output, reasoning)' },
+    instructions: { type: ['string', 'null'] },
+    previous_response_id: { type: ['string', 'null'] },
+    tools: { type: 'array', items: { type: 'object', required: ['type'], properties: { type: { type: 'string' } } } },
+    tool_choice: { anyOf: [{ type: 'string', enum: ['none', 'auto', 'required'] }, { type: 'object' }] },
+    text: { type: 'object', properties: { format: { type: 'object', properties: { type: { type: 'string', enum: ['text', 'json_object', 'json_schema'] } } } } },
+    reasoning: { type: ['object', 'null'] },
+    max_output_tokens: { type: ['integer', 'null'], minimum: 1 },
+    temperature: { type: ['number', 'null'], minimum: 0, maximum: 2 },
+    top_p: { type: ['number', 'null'], minimum: 0, maximum: 1 },
+    parallel_tool_calls: { type: ['boolean', 'null'] },
+    store: { type: ['boolean', 'null'], default: true },
+    stream: { type: ['boolean', 'null'] },
+    metadata: { type: ['object', 'null'], additionalProperties: { type: 'string' } },
+    user: { type: ['string', 'null'] },
+    truncation: { type: ['string', 'null'], enum: ['auto', 'disabled', null] },
+    include: { type: ['array', 'null'], items: { type: 'string' } },
+  },
+};
 
 const modelsQuery = [
   queryParameter('provider', 'only this provider\'s models (catalog answers)'),
@@ -49,7 +77,7 @@ const modelsQuery = [
 
 const inputItemsQuery = [
   queryParameter('limit', 'items per page', { type: 'integer', minimum: 1, maximum: INPUT_ITEMS_MAX_LIMIT, default: INPUT_ITEMS_DEFAULT_LIMIT }),
-  queryParameter('order', 'item order', { type: 'string', enum: [...INPUT_ITEMS_ORDERS], default: 'asc' }),
+  queryParameter('order', 'item order (OpenAI\'s default: newest first)', { type: 'string', enum: [...INPUT_ITEMS_ORDERS], default: 'desc' }),
   queryParameter('after', 'list items after this item id'),
   queryParameter('before', 'list items before this item id'),
 ];
@@ -76,17 +104,22 @@ export function inferencePaths(): Paths {
     },
     '/responses': {
       post: {
-        ...forwarded('createResponse', 'Create a response (OpenAI Responses API)', { streams: true, description: 'The body goes to the provider as given: the gateway does not validate it.' }),
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'an OpenAI Responses API request' } } } },
+        ...forwarded('createResponse', 'Create a response (OpenAI Responses API)', {
+          streams: true,
+          description:
+            'A provider that speaks the Responses API natively gets the request as sent. Any other provider that serves chat runs it over its chat API: input items and instructions, function tools and their outputs, reasoning items, `text.format`, and a stream of Responses events (`event:` lines, no `[DONE]`). Responses produced that way are kept by the gateway (30 days, per organisation): `previous_response_id` continues them on any target. Built-in tools are refused (400 naming `tools[i].type`) where the target has no Responses API.',
+        }),
+        requestBody: { required: true, content: { 'application/json': { schema: RESPONSES_REQUEST } } },
       },
     },
     '/responses/{response_id}': {
-      get: forwarded('getResponse', 'Get a stored response', { parameters: [RESPONSE_ID] }),
-      delete: forwarded('deleteResponse', 'Delete a stored response', { parameters: [RESPONSE_ID] }),
+      get: forwarded('getResponse', 'Get a stored response', { parameters: [RESPONSE_ID], description: 'From the gateway\'s store when the gateway produced it; else from the provider named by the request (404 when none is named).' }),
+      delete: forwarded('deleteResponse', 'Delete a stored response', { parameters: [RESPONSE_ID], description: 'From the gateway\'s store when the gateway produced it (200, no body); else at the provider.' }),
     },
     '/responses/{response_id}/input_items': {
-      get: forwarded('listResponseInputItems', 'List the input items of a response', { parameters: [RESPONSE_ID, ...inputItemsQuery] }),
+      get: forwarded('listResponseInputItems', 'List the input items of a response', { parameters: [RESPONSE_ID, ...inputItemsQuery], description: 'From the gateway\'s store when the gateway produced it (newest first unless `order=asc`); else from the provider.' }),
     },
+    ...messagesPaths(),
     '/models': {
       get: {
         ...forwarded('listModels', 'List models', {

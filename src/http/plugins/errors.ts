@@ -7,13 +7,19 @@ import { GatewayError, internalError, isConnectionFailure, storageUnavailable } 
 import { noteErrorBody } from '../../logging/request-record.ts';
 import { describeFrameworkError } from './framework-errors.ts';
 
-export function registerErrorHandling(app: FastifyInstance): void {
+export interface ErrorHandlingOptions {
+  /** counts a request answered 503 because the database could not be reached */
+  onStorageUnavailable?: () => void;
+}
+
+export function registerErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions = {}): void {
   app.setErrorHandler((error: FastifyError | GatewayError, request, reply) => {
     let answer = error instanceof GatewayError ? error : describeFrameworkError(error, request.routeOptions.bodyLimit);
     if (!answer && isConnectionFailure(error)) {
       // the database is away: an honest 503 the caller can retry, not a 500 (it recovers by itself)
       request.log.warn({ err: error }, 'the database is unavailable');
       answer = storageUnavailable();
+      options.onStorageUnavailable?.();
       reply.header('retry-after', '1');
     }
     if (!answer) {

@@ -4,10 +4,22 @@ import type { KvStore } from '../../kv/store.ts';
 import type { Metrics } from '../../metrics/metrics.ts';
 import type { Database } from '../../storage/database.ts';
 
+/** Gateways shutting down (main.ts, on SIGTERM): their /ready answers 503 so a load balancer drains them. */
+const draining = new WeakSet<FastifyInstance>();
+
+/** Turns `app`'s /ready unready for good: the first step of a graceful shutdown. */
+export function beginDraining(app: FastifyInstance): void {
+  draining.add(app);
+}
+
 export function registerOperationsRoutes(app: FastifyInstance, deps: { database: Database; kv: KvStore; metrics: Metrics }): void {
   app.get('/health', async () => ({ status: 'ok' }));
 
   app.get('/ready', async (_request, reply) => {
+    if (draining.has(app)) {
+      reply.code(503);
+      return { status: 'draining' };
+    }
     const checks = await Promise.allSettled([deps.database.ping(), deps.kv.ping()]);
     const [database, kv] = checks.map((check) => (check.status === 'fulfilled' ? 'ok' : 'unreachable'));
     const ready = database === 'ok' && kv === 'ok';

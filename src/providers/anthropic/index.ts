@@ -18,6 +18,7 @@ import { fromAnthropicModels } from './models.ts';
 import { toAnthropicMessagesBody } from './request.ts';
 import { fromAnthropicMessage } from './response.ts';
 import { createAnthropicStreamDecoder, type StreamOptions } from './stream.ts';
+import { nativeMessagesRoutes } from './inbound/native.ts';
 
 export { createAnthropicTextStreamDecoder, fromAnthropicMessageAsText, toAnthropicCompletionBody } from './completions.ts';
 export { parseAnthropicError, streamError } from './errors.ts';
@@ -64,6 +65,8 @@ export function createAnthropicAdapter(options: AdapterOptions = {}): ProviderAd
           return stream && createAnthropicTextStreamDecoder(stream);
         },
       },
+      // the Messages API itself (the gateway's /v1/messages): the client's body as sent
+      ...nativeMessagesRoutes((baseUrl) => `${baseUrl}/messages`),
       models: {
         request: (call, target) => ({ method: 'GET', url: `${target.baseUrl}/models${queryOf(call)}`, body: undefined, warnings: [] }),
         response: (json) => fromAnthropicModels(json),

@@ -57,6 +57,10 @@ export function upstreamPath(call: InferenceCall): string {
       return `/responses/${id}`;
     case 'responses.input_items':
       return `/responses/${id}/input_items`;
+    case 'messages':
+      return '/messages';
+    case 'messages.count_tokens':
+      return '/messages/count_tokens';
     case 'passthrough':
       return call.path;
   }

@@ -6,6 +6,7 @@
  * holds the line from BEGIN to COMMIT or ROLLBACK, and only its own client's queries run meanwhile. (As with
  * PGlite, a query on the outer client from inside a transaction's callback would wait for the transaction.)
  */
+import v8 from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { SerializedError, WorkerReply, WorkerRequest, WorkerStart } from './protocol.ts';
 
@@ -29,10 +30,57 @@ function toError(serialized: SerializedError): Error {
   return Object.assign(error, serialized.fields);
 }
 
-export async function startPgliteWorker(start: WorkerStart): Promise<PgliteWorkerClient> {
-  const worker = new Worker(new URL('./boot.mjs', import.meta.url), {
+/**
+ * Compiled (dist/, `npm start`): the worker is plain JavaScript and starts as it is. From the TypeScript sources
+ * (tests, `--import tsx`): worker threads do not inherit the parent's loader, so boot.mjs registers tsx first.
+ */
+function startThread(start: WorkerStart): Worker {
+  const compiled = import.meta.url.endsWith('.js');
+  if (compiled && start.dataDir) compileForMemory();
+  if (compiled) return new Worker(new URL('./worker.js', import.meta.url), { workerData: { start } });
+  return new Worker(new URL('./boot.mjs', import.meta.url), {
     workerData: { entry: new URL('./worker.ts', import.meta.url).href, start },
   });
+}
+
+/**
+ * PostgreSQL's WebAssembly (~9 MB) is compiled by V8 twice by default: at once by Liftoff, its baseline compiler,
+ * then its hot functions again by TurboFan, both kept. Compiled by TurboFan only, the embedded database holds
+ * ~20 MB less at start and ~80 MB less after a load of request-log writes (measured: docs/performance.md, "Memory
+ * and start-up"), and runs its queries a little faster; the compilation costs ~1 s more, overlapped with the
+ * gateway's own start-up (prestartPgliteWorker). The flag is process-wide (V8 has no per-thread flags) and only
+ * concerns WebAssembly. It is set for the compiled gateway's on-disk database only, the deployed default: the
+ * tests (from the sources, where a first start runs initdb, which Liftoff runs faster) keep V8's default.
+ * GATEWAY_PGLITE_LIFTOFF=on keeps it there too.
+ */
+function compileForMemory(): void {
+  if (process.env.GATEWAY_PGLITE_LIFTOFF === 'on') return;
+  v8.setFlagsFromString('--no-liftoff');
+}
+
+let prestarted: { key: string; client: Promise<PgliteWorkerClient> } | undefined;
+
+/**
+ * Starts the database thread ahead of time (main.ts calls it before loading the rest of the gateway, so PGlite's
+ * compilation and start run alongside); the next startPgliteWorker with the same settings adopts it.
+ */
+export function prestartPgliteWorker(start: WorkerStart): void {
+  const client = openWorker(start);
+  client.catch(() => undefined); // reported to the caller that adopts it
+  prestarted = { key: JSON.stringify(start), client };
+}
+
+export async function startPgliteWorker(start: WorkerStart): Promise<PgliteWorkerClient> {
+  if (prestarted && prestarted.key === JSON.stringify(start)) {
+    const { client } = prestarted;
+    prestarted = undefined;
+    return client;
+  }
+  return openWorker(start);
+}
+
+async function openWorker(start: WorkerStart): Promise<PgliteWorkerClient> {
+  const worker = startThread(start);
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
   let failed: Error | undefined;

@@ -1,0 +1,45 @@
+/**
+ * The benchmarks measure the compiled gateway (`node dist/main.js`, as `npm start` runs it): ensureBuilt() runs
+ * `npm run build` when dist/ is missing or older than any source file, migration or build setting.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const COMPILED_MAIN = path.join(ROOT, 'dist', 'main.js');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
+    else if (!entry.name.endsWith('.test.ts')) newest = Math.max(newest, fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+export function isStale(): boolean {
+  if (!fs.existsSync(COMPILED_MAIN)) return true;
+  const built = fs.statSync(COMPILED_MAIN).mtimeMs;
+  const inputs = [path.join(ROOT, 'package.json'), path.join(ROOT, 'tsconfig.json'), path.join(ROOT, 'tsconfig.build.json')];
+  const newestInput = Math.max(newestMtime(path.join(ROOT, 'src')), ...inputs.map((file) => fs.statSync(file).mtimeMs));
+  return newestInput > built;
+}
+
+/** Builds dist/ if it is missing or stale; throws when the build fails. */
+export function ensureBuilt(): string {
+  if (!isStale()) return COMPILED_MAIN;
+  console.log('dist/ is missing or older than src/: npm run build');
+  const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`npm run build failed (exit ${result.status ?? result.signal})`);
+  return COMPILED_MAIN;
+}
+
+/** The node/V8 flags `npm start` passes (package.json's start script), so the benchmarks run the gateway as it does. */
+export function startFlags(): string[] {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = pkg.scripts.start.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1, words.indexOf('dist/main.js')).filter((word) => word.startsWith('--'));
+}

@@ -1,0 +1,114 @@
+/**
+ * Resident memory of the compiled gateway (`node dist/main.js`; its PGlite worker thread shares the process's RSS):
+ * at boot, under load (non-streaming then streaming chat completions through the gateway to the bench's mock
+ * upstream, 16 connections, request log on) and idle again afterwards. Prints RSS (VmRSS) at each step and the
+ * peak (VmHWM), the V8 heap from the gateway's own /metrics when it exposes it.
+ *
+ * Run: node --import tsx bench/memory.ts                      (embedded PGlite on a fresh temp data dir)
+ *      DATABASE_URL=postgres://postgres@127.0.0.1:5432/<fresh db> node --import tsx bench/memory.ts
+ * Env: MEMORY_LOAD_SECONDS (per mode, default 15), MEMORY_CONNECTIONS (default 16), and GATEWAY_* / NODE_OPTIONS,
+ *      which pass through to the gateway; BENCH_NODE_FLAGS="..." replaces the node flags of `npm start` (e.g.
+ *      BENCH_NODE_FLAGS="" for V8's defaults).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import autocannon from 'autocannon';
+import { ensureBuilt, ROOT } from './build.ts';
+import { makeChatRequest } from './shared.ts';
+import { startCompiled } from './startup.ts';
+
+const LOAD_SECONDS = Number(process.env.MEMORY_LOAD_SECONDS ?? 15);
+const CONNECTIONS = Number(process.env.MEMORY_CONNECTIONS ?? 16);
+const ADMIN_KEY = 'startup-bench-admin-key-0123456789'; // what startCompiled provisions
+
+function status(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const kb = Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+async function startMock(): Promise<{ port: number; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'mock-upstream.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_EXIT_ON_STDIN_END: '1' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let buffer = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const line = buffer.split('\n')[0];
+      if (buffer.includes('\n') && line) resolve((JSON.parse(line) as { port: number }).port);
+    });
+    child.once('exit', (code) => reject(new Error(`mock upstream exited (${code})`)));
+  });
+  return { port, stop: () => child.kill('SIGTERM') };
+}
+
+/** Samples VmRSS every 100 ms while `work` runs; returns the highest sample. */
+async function sampled(pid: number, work: () => Promise<unknown>): Promise<number> {
+  let max = 0;
+  const timer = setInterval(() => (max = Math.max(max, status(pid, 'VmRSS'))), 100);
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+  }
+  return Math.max(max, status(pid, 'VmRSS'));
+}
+
+async function load(url: string, headers: Record<string, string>, stream: boolean): Promise<{ requests: number; non2xx: number; errors: number }> {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers,
+    body: JSON.stringify(makeChatRequest(stream)),
+    connections: CONNECTIONS,
+    duration: LOAD_SECONDS,
+  });
+  return { requests: result.requests.total, non2xx: result.non2xx, errors: result.errors };
+}
+
+async function main(): Promise<void> {
+  ensureBuilt();
+  const target = process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite';
+  console.log(`resident memory of the compiled gateway, ${target}, ${CONNECTIONS} connections, ${LOAD_SECONDS} s per mode`);
+  const mock = await startMock();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-memory-'));
+  const gateway = await startCompiled(dataDir, { GATEWAY_CUSTOM_HOST_ALLOWLIST: '127.0.0.1' });
+  try {
+    const origin = `http://127.0.0.1:${gateway.port}`;
+    console.log(`healthy after ${gateway.ms} ms: RSS ${gateway.rssMiB} MiB`);
+    await sleep(3000); // boot settles: background start-up work (caches, first log flush)
+    const boot = status(gateway.pid, 'VmRSS');
+    console.log(`boot (idle 3 s):       RSS ${boot} MiB`);
+    const headers = {
+      'content-type': 'application/json',
+      authorization: 'Bearer sk-bench',
+      'x-gateway-api-key': ADMIN_KEY,
+      'x-gateway-provider': 'openai',
+      'x-gateway-custom-host': `http://127.0.0.1:${mock.port}/v1`,
+    };
+    const url = `${origin}/v1/chat/completions`;
+    const smoke = await fetch(url, { method: 'POST', headers, body: JSON.stringify(makeChatRequest(false)) });
+    if (smoke.status !== 200) throw new Error(`smoke request: ${smoke.status} ${await smoke.text()}`);
+    for (const stream of [false, true]) {
+      let counts = { requests: 0, non2xx: 0, errors: 0 };
+      const peak = await sampled(gateway.pid, async () => (counts = await load(url, headers, stream)));
+      console.log(
+        `load ${stream ? 'stream    ' : 'non-stream'}:       RSS max ${peak} MiB  (${counts.requests} requests, ${counts.non2xx} non-2xx, ${counts.errors} errors)`,
+      );
+    }
+    await sleep(10_000);
+    console.log(`idle 10 s after load:  RSS ${status(gateway.pid, 'VmRSS')} MiB`);
+    console.log(`peak (VmHWM):          ${status(gateway.pid, 'VmHWM')} MiB`);
+  } finally {
+    await gateway.stop();
+    mock.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,120 @@
+/**
+ * Start-up time of the compiled gateway (`node dist/main.js`, as `npm start` runs it): each run starts it on a fresh
+ * temporary data dir (so the embedded database is created and migrated from nothing, the slowest start), polls
+ * /health every 10 ms and prints the milliseconds from spawn to the first 200, with the CPU time the process used
+ * by then (every thread; less sensitive to a busy machine than wall time) and its resident memory. A second start on the same data dir (a restart: database already there) is measured too.
+ *
+ * Run: node --import tsx bench/startup.ts [runs=3]     (builds dist/ first when it is missing or stale; the node
+ *      flags of `npm start`, or BENCH_NODE_FLAGS="..." to try others)
+ *      DATABASE_URL=postgres://... node --import tsx bench/startup.ts   (PostgreSQL instead of the embedded default)
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { COMPILED_MAIN, ensureBuilt, ROOT, startFlags } from './build.ts';
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export function rssMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+/** CPU time (user + system, every thread) the process has used, in ms: less sensitive to a busy machine than wall time. */
+export function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in clock ticks of 10 ms
+}
+
+export interface Started {
+  ms: number;
+  cpuMs: number;
+  rssMiB: number;
+  stop(): Promise<void>;
+}
+
+/** Starts the compiled gateway and resolves once /health answers 200 (bounded: 60 s). */
+export async function startCompiled(dataDir: string, env: Record<string, string> = {}): Promise<Started & { pid: number; port: number }> {
+  const main = COMPILED_MAIN; // the caller builds first (ensureBuilt), once
+  const port = await freePort();
+  const started = performance.now();
+  // as `npm start` runs it; BENCH_NODE_FLAGS instead: other node/V8 flags to try ("" for V8's defaults)
+  const flags = process.env.BENCH_NODE_FLAGS === undefined ? startFlags() : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, main], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      GATEWAY_DATA_DIR: dataDir,
+      GATEWAY_ADMIN_API_KEY: 'startup-bench-admin-key-0123456789',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the gateway exited (code ${child.exitCode}): ${stderr}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      if (res.status === 200) {
+        const ms = Math.round(performance.now() - started);
+        return { ms, cpuMs: cpuMs(child.pid!), rssMiB: rssMiB(child.pid!), stop, pid: child.pid!, port };
+      }
+    } catch {
+      // not listening yet
+    }
+    await sleep(10);
+  }
+  await stop();
+  throw new Error(`no healthy /health within 60 s: ${stderr}`);
+}
+
+async function main(): Promise<void> {
+  const runs = Number(process.argv[2] ?? 3);
+  ensureBuilt();
+  const target = process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite';
+  console.log(`start-up to a healthy /health, compiled gateway, ${target}, ${os.cpus().length} cores`);
+  const fresh: number[] = [];
+  const restart: number[] = [];
+  for (let run = 1; run <= runs; run += 1) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-startup-'));
+    try {
+      const first = await startCompiled(dataDir);
+      await first.stop();
+      const second = await startCompiled(dataDir);
+      await second.stop();
+      fresh.push(first.ms);
+      restart.push(second.ms);
+      console.log(
+        `run ${run}: fresh data dir ${first.ms} ms (CPU ${first.cpuMs} ms, RSS ${first.rssMiB} MiB); ` +
+          `restart ${second.ms} ms (CPU ${second.cpuMs} ms, RSS ${second.rssMiB} MiB)`,
+      );
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  console.log(`median: fresh ${median(fresh)} ms, restart ${median(restart)} ms`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

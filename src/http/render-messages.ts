@@ -1,0 +1,168 @@
+/**
+ * Writes a Messages API answer (POST /v1/messages). The pipeline hands over either the provider's own Message (a
+ * target that speaks Messages natively: sent as it came) or the canonical chat answer, which becomes a Message here;
+ * a stream of canonical chunks becomes the Messages event stream (`event: <type>` + `data: <json>` per event,
+ * no `[DONE]`), and a native stream read as events (guardrails or the cache watching it) is framed back as it came.
+ * A native stream nobody needs to read is relayed byte for byte; its usage (input and cache counts in
+ * message_start, output in message_delta) is read on the side for the log, the limits and the cost.
+ * A stream that breaks ends with an `error` event in the Messages shape, which the Anthropic SDKs raise.
+ */
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply } from 'fastify';
+import { GatewayError, badGateway, requestTimeout } from '../core/errors.ts';
+import { noteChunk, noteErrorBody, noteStreamBytes, noteStreamed } from '../logging/request-record.ts';
+import { usageOf } from '../logging/usage.ts';
+import type { UpstreamAttempt } from '../pipeline/call-upstream.ts';
+import { chatToMessage, createMessagesStreamEncoder, isChatCompletion } from '../providers/anthropic/inbound/index.ts';
+import type { StreamDecoder, StreamFraming } from '../providers/contract.ts';
+import { createFramer } from '../upstream/framing/index.ts';
+import { safeResponseHeaders } from './response-headers.ts';
+import type { StreamOptions } from './render-stream.ts';
+
+/** The canonical chat answer as a Message; anything else (a native Message) as it is. */
+export function messagesBody(canonical: unknown): unknown {
+  return isChatCompletion(canonical) ? chatToMessage(canonical) : canonical;
+}
+
+function waitForDrain(raw: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const finish = () => {
+      raw.off('drain', finish);
+      raw.off('close', finish);
+      resolve();
+    };
+    raw.once('drain', finish);
+    raw.once('close', finish);
+  });
+}
+
+function failureOf(error: unknown, attempt: UpstreamAttempt, options: StreamOptions): GatewayError {
+  if (attempt.timedOut() && options.timeoutMs !== undefined) return requestTimeout(options.timeoutMs);
+  if (error instanceof GatewayError) return error;
+  return badGateway(`The stream from "${options.provider}" broke: ${(error as Error).message}`, 'stream_interrupted');
+}
+
+/** The Messages stream's error event: https://docs.anthropic.com/en/docs/build-with-claude/streaming#error-events */
+function errorEvent(error: GatewayError): string {
+  const body = error.toBody();
+  const type = error.status === 429 ? 'rate_limit_error' : error.status >= 500 ? 'api_error' : 'invalid_request_error';
+  return `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type, message: body.error.message } })}\n\n`;
+}
+
+function frame(event: Record<string, unknown>): string {
+  return `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+export interface MessagesStreamOptions extends StreamOptions {
+  /** true when the decoder yields canonical chunks (a translated target); false: native Messages events */
+  translated: boolean;
+  /** the requested model, for message_start when the provider names none */
+  model: string;
+}
+
+export async function writeMessagesStream(
+  reply: FastifyReply,
+  attempt: UpstreamAttempt,
+  decoder: StreamDecoder,
+  framing: StreamFraming,
+  options: MessagesStreamOptions,
+): Promise<void> {
+  const headers = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...options.gatewayHeaders };
+  noteStreamed(options.record, headers);
+  reply.hijack();
+  const raw = reply.raw;
+  raw.on('close', () => attempt.done());
+  raw.writeHead(attempt.response.statusCode, headers);
+  const encoder = options.translated ? createMessagesStreamEncoder({ model: options.model }) : undefined;
+  const framer = createFramer(framing);
+  let completed = false;
+  const send = async (events: readonly Record<string, unknown>[]) => {
+    for (const event of events) {
+      if (raw.destroyed) return;
+      if (!raw.write(frame(event))) await waitForDrain(raw);
+    }
+  };
+  const write = async (chunks: unknown[]) => {
+    for (const chunk of chunks) {
+      if (raw.destroyed) return;
+      // the log and the usage read the canonical chunk; the client gets its events
+      noteChunk(options.record, chunk);
+      await send(encoder ? encoder.push(chunk) : [chunk as Record<string, unknown>]);
+    }
+  };
+  try {
+    for await (const bytes of attempt.response.body) {
+      if (raw.destroyed) break;
+      for (const event of framer.push(bytes as Buffer)) await write(decoder.push(event));
+    }
+    for (const event of framer.end()) await write(decoder.push(event));
+    await write(decoder.end());
+    completed = !raw.destroyed;
+    const stop = options.beforeDone ? await options.beforeDone() : undefined;
+    noteErrorBody(options.record, stop?.toBody());
+    if (stop) {
+      if (!raw.destroyed) raw.write(errorEvent(stop));
+    } else if (encoder) await send(encoder.end());
+  } catch (error) {
+    const failure = failureOf(error, attempt, options);
+    noteErrorBody(options.record, failure.toBody());
+    if (!raw.destroyed) raw.write(errorEvent(failure));
+  } finally {
+    attempt.done(completed);
+    raw.end();
+  }
+}
+
+/** The usage a native Messages stream reports: message_start's, then each message_delta's counts over it. */
+function usageEvents(): { push(data: string): void; usage(): unknown } {
+  let usage: Record<string, unknown> | undefined;
+  return {
+    push(data) {
+      // two events of a stream carry usage: only those are parsed
+      if (!data.includes('"message_start"') && !data.includes('"message_delta"')) return;
+      let event: { type?: unknown; message?: { usage?: unknown }; usage?: unknown };
+      try {
+        event = JSON.parse(data) as typeof event;
+      } catch {
+        return;
+      }
+      const counts = event.type === 'message_start' ? event.message?.usage : event.type === 'message_delta' ? event.usage : undefined;
+      if (typeof counts === 'object' && counts !== null) usage = { ...usage, ...(counts as Record<string, unknown>) };
+    },
+    usage: () => usage,
+  };
+}
+
+/** A native Messages stream, relayed exactly as the provider sent it. */
+export async function relayMessagesStream(reply: FastifyReply, attempt: UpstreamAttempt, options: StreamOptions): Promise<void> {
+  const { response } = attempt;
+  const headers = { ...safeResponseHeaders(response.headers), 'cache-control': 'no-cache', ...options.gatewayHeaders };
+  noteStreamed(options.record, headers);
+  reply.hijack();
+  const raw = reply.raw;
+  raw.on('close', () => attempt.done());
+  raw.writeHead(response.statusCode, headers);
+  const framer = createFramer('sse');
+  const usage = usageEvents();
+  let completed = false;
+  try {
+    for await (const chunk of response.body) {
+      if (raw.destroyed) break;
+      const buffer = chunk as Buffer;
+      noteStreamBytes(options.record, buffer);
+      for (const event of framer.push(buffer)) usage.push(event.data);
+      if (!raw.write(buffer)) await waitForDrain(raw);
+    }
+    for (const event of framer.end()) usage.push(event.data);
+    completed = !raw.destroyed;
+  } catch (error) {
+    const failure = failureOf(error, attempt, options);
+    noteErrorBody(options.record, failure.toBody());
+    if (!raw.destroyed) raw.write(errorEvent(failure));
+  } finally {
+    const counted = usageOf(usage.usage());
+    if (options.record && counted) options.record.usage = counted;
+    attempt.done(completed);
+    raw.end();
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The embedded database's template (src/storage/pglite-worker/template.ts): the build makes one (initdb, then the
+ * shipped migrations); a first start copies it into an empty data dir and opens it with nothing left to migrate;
+ * a data dir that already holds a database, or anything else, is never overwritten.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { PGlite } from '@electric-sql/pglite';
+import { makeTemplate, seedFromTemplate } from '../../src/storage/pglite-worker/template.ts';
+import { openDatabase } from '../../src/storage/database.ts';
+import { migrate, readMigrations } from '../../src/storage/migrate.ts';
+
+const root = fs.mkdtempSync(path.join(tmpdir(), 'gw-template-'));
+after(() => fs.rmSync(root, { recursive: true, force: true }));
+const template = path.join(root, 'template');
+
+test('a template, copied into an empty data dir, opens as a migrated database; what is there is never overwritten', { timeout: 120_000 }, async () => {
+  await makeTemplate(template);
+  assert.ok(fs.existsSync(path.join(template, 'PG_VERSION')));
+
+  const dataDir = path.join(root, 'node');
+  const target = path.join(dataDir, 'pglite');
+  assert.equal(seedFromTemplate(target, template), true);
+  assert.deepEqual(fs.readdirSync(dataDir), ['pglite'], 'no staging dir left behind');
+
+  // the gateway's own path (worker thread, migrate): nothing left to apply
+  const database = await openDatabase({ dataDir });
+  try {
+    assert.deepEqual(await migrate(database.db), []);
+  } finally {
+    await database.close();
+  }
+  const db = new PGlite(target);
+  try {
+    await db.exec(`create table kept (id int); insert into kept values (7)`);
+    const names = (await db.query<{ name: string }>('select name from gateway_migrations order by name')).rows.map((row) => row.name);
+    assert.deepEqual(names, readMigrations().map((migration) => migration.name));
+  } finally {
+    await db.close();
+  }
+
+  // a database already there is kept as it is
+  assert.equal(seedFromTemplate(target, template), false);
+  const again = new PGlite(target);
+  try {
+    assert.deepEqual((await again.query<{ id: number }>('select id from kept')).rows, [{ id: 7 }]);
+  } finally {
+    await again.close();
+  }
+
+  // a non-empty dir without a database is not ours to overwrite; no template: nothing to do
+  const other = path.join(root, 'other');
+  fs.mkdirSync(other);
+  fs.writeFileSync(path.join(other, 'notes.txt'), 'mine');
+  assert.equal(seedFromTemplate(other, template), false);
+  assert.deepEqual(fs.readdirSync(other), ['notes.txt']);
+  assert.equal(seedFromTemplate(path.join(root, 'empty'), path.join(root, 'no-template')), false);
+  assert.equal(fs.existsSync(path.join(root, 'empty')), false);
+});
