@@ -46,6 +46,7 @@ import { registerOpenApiRoute } from './http/routes/openapi.ts';
 import { registerLogDownloadRoute } from './http/routes/log-downloads.ts';
 import { registerOperationsRoutes } from './http/routes/operations.ts';
 import { registerProxyRoutes } from './http/routes/proxy.ts';
+import { registerRealtimeRoute } from './http/realtime/routes.ts';
 import { createResponsesRuntime } from './responses/runtime.ts';
 
 export interface AppDeps {
@@ -105,7 +106,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAuth(app, deps.credentials);
   // after auth (a row needs the caller's organisation), before the routes it hooks onto
   const clock = deps.now;
-  registerRequestLog(app, { writer: deps.requestLog, now: clock ? () => clock().getTime() : Date.now, newId: randomUUID, headersToMask: deps.headersToMask, bodyCap: deps.logBodyMaxBytes ?? DEFAULT_BODY_CAP, ...(deps.requestObservers ? { observers: deps.requestObservers } : {}) });
+  const requestLogDeps = { writer: deps.requestLog, now: clock ? () => clock().getTime() : Date.now, newId: randomUUID, headersToMask: deps.headersToMask, bodyCap: deps.logBodyMaxBytes ?? DEFAULT_BODY_CAP, ...(deps.requestObservers ? { observers: deps.requestObservers } : {}) };
+  registerRequestLog(app, requestLogDeps);
 
   // guardrail checks: the webhook check honours the same SSRF allowlist as custom hosts
   const checkRegistry = createCheckRegistry({ allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}) });
@@ -188,6 +190,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerInferenceRoutes(app, { ...forwardDeps, registry: responses.registry(deps.registry) }, responses);
   registerMessagesRoutes(app, forwardDeps);
   registerModelsRoute(app, forwardDeps);
+  // GET /v1/realtime: the WebSocket relay (before the proxy's /v1/* wildcard would answer the plain GET)
+  registerRealtimeRoute(app, { ...forwardDeps, credentials: deps.credentials, log: requestLogDeps });
   registerProxyRoutes(app, forwardDeps);
   return app;
 }

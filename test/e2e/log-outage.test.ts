@@ -62,6 +62,8 @@ test('a database outage under load: no request fails, no row is lost', { skip: s
   let adminDuringOutage: { status: number; code: string | undefined; retryAfter: unknown } | undefined;
   const worker = async () => {
     while (sent < REQUESTS) {
+      // the middle third is sent once the database is really away (the shut has completed)
+      if (down && !up) await down;
       sent += 1;
       try {
         await client.chat.completions.create({ model: 'gpt-test', messages });

@@ -26,6 +26,7 @@ import { buildSchemas } from './components.ts';
 import { inferencePaths } from './inference-paths.ts';
 import { operationsPaths } from './operations-paths.ts';
 import { publicPricingPaths } from './pricing-paths.ts';
+import { realtimePaths } from './realtime-paths.ts';
 import { GATEWAY_HEADER_COMPONENTS } from './parameters.ts';
 import { INFERENCE_ERROR_COMPONENTS, INFERENCE_HEADER_COMPONENTS } from './responses.ts';
 import type { Header, JsonSchema, Parameter, Paths, Response, Server } from './types.ts';
@@ -89,6 +90,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       ...operationsPaths(),
       ...publicPricingPaths(),
       ...inferencePaths(),
+      ...realtimePaths(),
       ...analyticsPaths(),
       ...apiKeyPaths(),
       ...auditLogPaths(),
