@@ -7,9 +7,8 @@
  * message_start, output in message_delta) is read on the side for the log, the limits and the cost.
  * A stream that breaks ends with an `error` event in the Messages shape, which the Anthropic SDKs raise.
  */
-import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { GatewayError, badGateway, requestTimeout } from '../core/errors.ts';
+import type { GatewayError } from '../core/errors.ts';
 import { noteChunk, noteErrorBody, noteStreamBytes, noteStreamed } from '../logging/request-record.ts';
 import { usageOf } from '../logging/usage.ts';
 import type { UpstreamAttempt } from '../pipeline/call-upstream.ts';
@@ -17,29 +16,12 @@ import { chatToMessage, createMessagesStreamEncoder, isChatCompletion } from '..
 import type { StreamDecoder, StreamFraming } from '../providers/contract.ts';
 import { createFramer } from '../upstream/framing/index.ts';
 import { safeResponseHeaders } from './response-headers.ts';
-import type { StreamOptions } from './render-stream.ts';
+import { failureOf, type StreamOptions } from './render-stream.ts';
+import { waitForDrain } from '../core/wait-for-drain.ts';
 
 /** The canonical chat answer as a Message; anything else (a native Message) as it is. */
 export function messagesBody(canonical: unknown): unknown {
   return isChatCompletion(canonical) ? chatToMessage(canonical) : canonical;
-}
-
-function waitForDrain(raw: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const finish = () => {
-      raw.off('drain', finish);
-      raw.off('close', finish);
-      resolve();
-    };
-    raw.once('drain', finish);
-    raw.once('close', finish);
-  });
-}
-
-function failureOf(error: unknown, attempt: UpstreamAttempt, options: StreamOptions): GatewayError {
-  if (attempt.timedOut() && options.timeoutMs !== undefined) return requestTimeout(options.timeoutMs);
-  if (error instanceof GatewayError) return error;
-  return badGateway(`The stream from "${options.provider}" broke: ${(error as Error).message}`, 'stream_interrupted');
 }
 
 /** The Messages stream's error event: https://docs.anthropic.com/en/docs/build-with-claude/streaming#error-events */

@@ -12,6 +12,7 @@ import type { StreamDecoder, StreamFraming } from '../providers/contract.ts';
 import { createFramer } from '../upstream/framing/index.ts';
 import { safeResponseHeaders } from './response-headers.ts';
 import { noteChunk, noteErrorBody, noteStreamBytes, noteStreamed, noteStreamTail, type RequestRecord } from '../logging/request-record.ts';
+import { waitForDrain } from '../core/wait-for-drain.ts';
 
 export interface StreamOptions {
   provider: string;
@@ -23,19 +24,8 @@ export interface StreamOptions {
   record?: RequestRecord | undefined;
 }
 
-function waitForDrain(raw: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const finish = () => {
-      raw.off('drain', finish);
-      raw.off('close', finish);
-      resolve();
-    };
-    raw.once('drain', finish);
-    raw.once('close', finish);
-  });
-}
-
-function failureOf(error: unknown, attempt: UpstreamAttempt, options: StreamOptions): GatewayError {
+/** What a broken stream ends with: the timeout when it fired, the gateway's error, or a 502 naming the provider. */
+export function failureOf(error: unknown, attempt: UpstreamAttempt, options: StreamOptions): GatewayError {
   if (attempt.timedOut() && options.timeoutMs !== undefined) return requestTimeout(options.timeoutMs);
   if (error instanceof GatewayError) return error;
   return badGateway(`The stream from "${options.provider}" broke: ${(error as Error).message}`, 'stream_interrupted');

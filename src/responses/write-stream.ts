@@ -5,7 +5,6 @@
  * (guardrails, cache), the Response is stored, then `response.completed` goes out: a client that saw it can
  * retrieve the response at once. A broken stream ends with an `error` event; no `[DONE]` (OpenAI sends none).
  */
-import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { GatewayError, badGateway, requestTimeout } from '../core/errors.ts';
 import { noteChunk, noteErrorBody, noteStreamed, type RequestRecord } from '../logging/request-record.ts';
@@ -14,6 +13,7 @@ import type { StreamDecoder, StreamFraming } from '../providers/contract.ts';
 import { createFramer } from '../upstream/framing/index.ts';
 import type { ResponsesEvent, ResponsesStreamEncoder } from './stream-encoder.ts';
 import type { ResponseObject } from './types.ts';
+import { waitForDrain } from '../core/wait-for-drain.ts';
 
 export interface ResponsesStreamOptions {
   provider: string;
@@ -24,18 +24,6 @@ export interface ResponsesStreamOptions {
   beforeDone?: () => Promise<GatewayError | undefined>;
   /** stores the finished response (before response.completed is written) */
   onResponse: (response: ResponseObject) => Promise<void>;
-}
-
-function waitForDrain(raw: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const finish = () => {
-      raw.off('drain', finish);
-      raw.off('close', finish);
-      resolve();
-    };
-    raw.once('drain', finish);
-    raw.once('close', finish);
-  });
 }
 
 export async function writeResponsesStream(
