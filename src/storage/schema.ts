@@ -8,3 +8,4 @@ export * from './schema/request-logs.ts';
 export * from './schema/providers.ts';
 export * from './schema/limits.ts';
 export * from './schema/analytics.ts';
+export * from './schema/prompts.ts';
