@@ -18,6 +18,8 @@
  *   BENCH_NOLOG         0 skips the gateway-nolog target (default: run it): a second gateway process started with
  *                       GATEWAY_REQUEST_LOG=off, against which the `gateway` (full request log, bodies included)
  *                       is compared in the "request log" section
+ *   BENCH_WORKERS       server processes of the `gateway-workers` target (GATEWAY_WORKERS; default: the number of
+ *                       cores; 1 skips it), compared with the one-process `gateway` in the "workers" section
  * See docs/performance.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -41,7 +43,7 @@ const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
 const CONNECTIONS = [16, 64] as const;
 const MODES = ['non-stream', 'stream'] as const;
 type Mode = (typeof MODES)[number];
-type TargetName = 'direct' | 'bare-proxy' | 'gateway' | 'gateway+policies' | 'gateway-nolog';
+type TargetName = 'direct' | 'bare-proxy' | 'gateway' | 'gateway+policies' | 'gateway-nolog' | 'gateway-workers';
 
 function envSeconds(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -56,6 +58,8 @@ const WARMUP = envSeconds('BENCH_WARMUP', 2);
 const EXTERNAL_GATEWAY = process.env.BENCH_GATEWAY_URL?.replace(/\/+$/, '') || undefined;
 const WITH_POLICIES = process.env.BENCH_POLICIES !== '0' && !EXTERNAL_GATEWAY;
 const WITH_NOLOG = process.env.BENCH_NOLOG !== '0' && !EXTERNAL_GATEWAY;
+const WORKERS = Number(process.env.BENCH_WORKERS ?? os.availableParallelism());
+const WITH_WORKERS = Number.isInteger(WORKERS) && WORKERS > 1 && !EXTERNAL_GATEWAY;
 
 const BODIES: Record<Mode, string> = {
   'non-stream': JSON.stringify(makeChatRequest(false)),
@@ -243,6 +247,7 @@ async function startGateway(name = 'gateway', extraEnv: Record<string, string> =
       PORT: String(port),
       HOST: '127.0.0.1',
       GATEWAY_DATA_DIR: tempDataDir,
+      GATEWAY_WORKERS: '1',
       GATEWAY_ADMIN_API_KEY: ADMIN_KEY,
       GATEWAY_CUSTOM_HOST_ALLOWLIST: '127.0.0.1',
       LOG_LEVEL: 'warn',
@@ -290,25 +295,50 @@ async function startGateway(name = 'gateway', extraEnv: Record<string, string> =
 
 const CLK_TCK = 100; // USER_HZ; 100 on every mainstream Linux build
 
+/** Resident memory of a process and its descendants (a cluster's workers), in KiB. */
 function procStatusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
-  try {
-    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : null;
-  } catch {
-    return null;
+  let total: number | null = null;
+  for (const each of field === 'VmRSS' ? processTree(pid) : [pid]) {
+    try {
+      const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${each}/status`, 'utf8'));
+      if (m) total = (total ?? 0) + Number(m[1]);
+    } catch {
+      // gone meanwhile
+    }
   }
+  return total;
 }
 
-/** utime + stime of a process, in seconds. */
-function procCpuSeconds(pid: number): number | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // after "pid (comm) ", field index 0 is state (3rd field); utime is the 14th field, stime the 15th
-    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-  } catch {
-    return null;
+/** The process and its descendants (a cluster's primary and its workers): all of a target's threads and processes. */
+function processTree(pid: number): number[] {
+  const tree = [pid];
+  for (let index = 0; index < tree.length; index += 1) {
+    try {
+      for (const task of fs.readdirSync(`/proc/${tree[index]}/task`)) {
+        const children = fs.readFileSync(`/proc/${tree[index]}/task/${task}/children`, 'utf8').trim();
+        if (children) tree.push(...children.split(/\s+/).map(Number));
+      }
+    } catch {
+      // gone meanwhile
+    }
   }
+  return tree;
+}
+
+/** utime + stime of a process and its descendants (every thread of each), in seconds. */
+function procCpuSeconds(pid: number): number | null {
+  let total = 0;
+  for (const each of processTree(pid)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${each}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // after "pid (comm) ", field index 0 is state (3rd field); utime is the 14th field, stime the 15th
+      total += (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+    } catch {
+      if (each === pid) return null;
+    }
+  }
+  return total;
 }
 
 const mib = (kib: number | null): number | null => (kib === null ? null : Math.round((kib / 1024) * 10) / 10);
@@ -423,6 +453,8 @@ interface RunResult {
   statusCodes: Record<string, number>;
   /** CPU used by the process serving the target during the measured run, % of one core. */
   targetCpuPct: number | null;
+  /** CPU time of the target's processes and threads per completed request, in microseconds */
+  targetCpuUsPerRequest: number | null;
   /** CPU used by this process (autocannon) during the measured run, % of one core. */
   loadgenCpuPct: number | null;
   targetMaxRssMiB: number | null;
@@ -524,6 +556,7 @@ async function measure(target: Target, connections: number, mode: Mode): Promise
     timeouts: r.timeouts,
     statusCodes,
     targetCpuPct: cpu0 === null || cpu1 === null ? null : round(((cpu1 - cpu0) / wall) * 100, 0),
+    targetCpuUsPerRequest: cpu0 === null || cpu1 === null || r.requests.total === 0 ? null : round(((cpu1 - cpu0) / r.requests.total) * 1e6, 0),
     loadgenCpuPct: round(((self.user + self.system) / 1e6 / wall) * 100, 0),
     targetMaxRssMiB: mib(sampler.maxKiB),
   };
@@ -635,6 +668,28 @@ function loggingRatios(runs: RunResult[]): LoggingRatio[] {
   return out;
 }
 
+/** The gateway on GATEWAY_WORKERS processes against the one-process gateway, per (connections, mode). */
+function workerScaling(runs: RunResult[]) {
+  const out: Array<{ connections: number; mode: Mode; oneRps: number; manyRps: number; scaling: number | null; oneCpuUs: number | null; manyCpuUs: number | null }> = [];
+  for (const connections of CONNECTIONS) {
+    for (const mode of MODES) {
+      const one = runs.find((r) => r.target === 'gateway' && r.connections === connections && r.mode === mode);
+      const many = runs.find((r) => r.target === 'gateway-workers' && r.connections === connections && r.mode === mode);
+      if (!one || !many) continue;
+      out.push({
+        connections,
+        mode,
+        oneRps: Math.round(one.requestsPerSec),
+        manyRps: Math.round(many.requestsPerSec),
+        scaling: one.requestsPerSec === 0 ? null : Math.round((many.requestsPerSec / one.requestsPerSec) * 100) / 100,
+        oneCpuUs: one.targetCpuUsPerRequest,
+        manyCpuUs: many.targetCpuUsPerRequest,
+      });
+    }
+  }
+  return out;
+}
+
 /** The gateway's request-log drop counter (every reason) and queue depth, read from its /metrics. */
 async function requestLogDrops(gatewayUrl: string): Promise<{ dropped: number; queued: number } | null> {
   try {
@@ -715,6 +770,13 @@ async function main(): Promise<void> {
     targets.push({ ...gateway, name: 'gateway-nolog', url: `${nolog.url}/v1/chat/completions`, pid: nolog.pid });
   }
 
+  if (WITH_WORKERS) {
+    const gateway = targets.find((t) => t.name === 'gateway')!;
+    const workers = await startGateway('gateway-workers', { GATEWAY_WORKERS: String(WORKERS) });
+    console.log(`gateway-workers pid ${workers.pid}  ${workers.url}  (GATEWAY_WORKERS=${WORKERS}, log: .bench/gateway-workers.log)`);
+    targets.push({ ...gateway, name: 'gateway-workers', url: `${workers.url}/v1/chat/completions`, pid: workers.pid });
+  }
+
   let policies: BenchPolicies | undefined;
   if (WITH_POLICIES) {
     const gateway = targets.find((t) => t.name === 'gateway')!;
@@ -775,7 +837,7 @@ async function main(): Promise<void> {
   console.log('\nresults (req/s = autocannon mean of per-second samples; latency is time to the full response):\n');
   console.log(
     table(
-      ['target', 'conns', 'mode', 'req/s', 'p50 ms', 'p99 ms', 'non2xx', 'errors', 'target CPU%', 'loadgen CPU%', 'max RSS MiB'],
+      ['target', 'conns', 'mode', 'req/s', 'p50 ms', 'p99 ms', 'non2xx', 'errors', 'target CPU%', 'CPU µs/req', 'loadgen CPU%', 'max RSS MiB'],
       runs.map((r) => [
         r.target,
         r.connections,
@@ -786,6 +848,7 @@ async function main(): Promise<void> {
         r.non2xx,
         r.errors + r.timeouts,
         r.targetCpuPct,
+        r.targetCpuUsPerRequest,
         r.loadgenCpuPct,
         r.targetMaxRssMiB,
       ]),
@@ -822,6 +885,17 @@ async function main(): Promise<void> {
       ),
     );
   }
+  const scaling = workerScaling(runs);
+  if (scaling.length > 0) {
+    console.log(`\nworkers (GATEWAY_WORKERS=${WORKERS} against one process; the load generator and the mock share this machine's cores):\n`);
+    console.log(
+      table(
+        ['conns', 'mode', '1 process req/s', `${WORKERS} workers req/s`, 'scaling', '1 process µs/req', `${WORKERS} workers µs/req`],
+        scaling.map((x) => [x.connections, x.mode, x.oneRps, x.manyRps, x.scaling, x.oneCpuUs, x.manyCpuUs]),
+        2,
+      ),
+    );
+  }
   for (const x of rat.filter((x) => x.connections === 16)) {
     console.log(
       `\nheadline (16 connections, ${x.mode}): gateway/bare-proxy throughput ${x.gatewayOverBareRps ?? '-'}, ` +
@@ -845,6 +919,7 @@ async function main(): Promise<void> {
   }
 
   const results = {
+    workers: scaling,
     generatedAt: new Date().toISOString(),
     machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? null, platform: process.platform, node: process.version },
     method: {

@@ -58,6 +58,7 @@ export async function startCompiled(dataDir: string, env: Record<string, string>
       PORT: String(port),
       HOST: '127.0.0.1',
       GATEWAY_DATA_DIR: dataDir,
+      GATEWAY_WORKERS: '1',
       GATEWAY_ADMIN_API_KEY: 'startup-bench-admin-key-0123456789',
       LOG_LEVEL: 'warn',
       ...env,

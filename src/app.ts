@@ -66,6 +66,8 @@ export interface AppDeps {
   secrets: SecretCipher;
   /** where each inference request's row goes (batched off the request path) */
   requestLog: RequestLogWriter;
+  /** the text /metrics answers; this app's own registry when absent (a cluster worker asks the primary for every worker's sum) */
+  metricsText?: () => Promise<string>;
   /** each logged request or response body is cut at this many bytes (GATEWAY_LOG_BODY_MAX_BYTES); 0 logs none */
   logBodyMaxBytes?: number;
   /** metrics and traces of each finished request (src/logging/observer.ts) */

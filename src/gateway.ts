@@ -11,6 +11,7 @@ import { createJwtResolver } from './auth/jwt-resolver.ts';
 import { createKeyResolver } from './auth/key-resolver.ts';
 import type { GatewayConfig } from './config/index.ts';
 import { bootstrap, type BootstrapResult } from './domain/bootstrap.ts';
+import { scimSignIn } from './domain/scim/apply-scim-groups.ts';
 import { openKvStore } from './kv/index.ts';
 import type { KvStore } from './kv/store.ts';
 import { createMetrics } from './metrics/metrics.ts';
@@ -22,6 +23,7 @@ import { openDatabase, type Database } from './storage/database.ts';
 import { migrate } from './storage/migrate.ts';
 import { createSecretCipher } from './secrets/cipher.ts';
 import { loadEncryptionKey, type EncryptionKey } from './secrets/encryption-key.ts';
+import type { Registry } from 'prom-client';
 import { createUpstreamClient } from './upstream/client.ts';
 import { parseAllowlist, type LookupAll } from './upstream/ssrf-guard.ts';
 
@@ -36,6 +38,8 @@ export interface Gateway {
   requestLog: RequestLogWriter;
   /** usage limits (tests call its flush() instead of waiting for the entity writer) */
   budgets: Budgets;
+  /** the Prometheus registry (a cluster worker hands it to the primary's aggregation) */
+  metricsRegistry: Registry;
   close(): Promise<void>;
 }
 
@@ -44,6 +48,10 @@ export interface GatewayOverrides {
   /** PGlite data dir override (tests pass `memory://`) */
   pgliteDataDir?: string;
   kv?: KvStore;
+  /** an opened database (a cluster worker's embedded database, reached through the primary) */
+  database?: Database;
+  /** what /metrics answers (a cluster worker: every worker's metrics, summed by the primary) */
+  metricsText?: () => Promise<string>;
   lookup?: LookupAll;
   collectDefaultMetrics?: boolean;
 }
@@ -57,7 +65,7 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
   const allowlist = parseAllowlist(config.customHostAllowlist);
   // before the database opens: a malformed key stops the start, it never half-starts
   const encryptionKey = loadEncryptionKey(config.encryptionKey, config.dataDir, config.previousEncryptionKeys);
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDataDir ?? config.dataDir });
+  const database = overrides.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDataDir ?? config.dataDir }));
   try {
     await migrate(database.db);
     const started = await bootstrap(database.db, { adminApiKey: config.adminApiKey, ownerEmail: config.ownerEmail });
@@ -65,7 +73,8 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
     const upstream = createUpstreamClient({ allowlist });
     const keys = createKeyResolver({ db: database.db });
     const verifier = createJwtVerifier({ allowlist });
-    const tokens = createJwtResolver({ db: database.db, verifier, envJwksUrl: config.jwksUrl });
+    // `invalidation` is read when a sign-in runs, after it exists
+    const tokens = createJwtResolver({ db: database.db, verifier, envJwksUrl: config.jwksUrl, groupSync: scimSignIn(database.db, () => invalidation.invalidate()) });
     const invalidation = await createAuthInvalidation(kv, [keys, tokens]);
     const metrics = createMetrics({ collectDefaults: overrides.collectDefaultMetrics ?? false });
     const logStore = postgresLogStore(database.db, { retentionDays: config.requestLog.retentionDays });
@@ -109,6 +118,7 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
       logBodyMaxBytes: logging ? config.requestLog.bodyMaxBytes : 0,
       responsesTtlMs: config.responsesTtlMs,
       budgets,
+      ...(overrides.metricsText ? { metricsText: overrides.metricsText } : {}),
       ...(overrides.logger ? { logger: overrides.logger } : {}),
       ...(overrides.lookup ? { lookup: overrides.lookup } : {}),
     });
@@ -120,6 +130,7 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
       encryptionKeySource: encryptionKey.source,
       requestLog,
       budgets,
+      metricsRegistry: metrics.registry,
       async close() {
         await app.close();
         // every request has ended and made its spans: they are exported before the process goes

@@ -40,7 +40,14 @@ function scopesOf(payload: JWTPayload): string[] {
   return Array.isArray(raw) ? raw.filter((scope): scope is string => typeof scope === 'string' && isKnownScope(scope)) : [];
 }
 
-export function createJwtResolver(options: { db: Db; verifier: JwtVerifier; envJwksUrl?: string | undefined; now?: () => number }): JwtResolver {
+/**
+ * Called at sign-in when the token carries a `groups` claim (an array of group ids or names), before the workspace
+ * check: SCIM group mappings turn those groups into workspace memberships (src/domain/scim/apply-scim-groups.ts).
+ * Injected because domain code depends on auth, never the other way round.
+ */
+export type GroupSync = (input: { organisationId: string; userId: string; groups: readonly unknown[] }) => Promise<void>;
+
+export function createJwtResolver(options: { db: Db; verifier: JwtVerifier; envJwksUrl?: string | undefined; now?: () => number; groupSync?: GroupSync }): JwtResolver {
   const now = options.now ?? Date.now;
   const cache = new LRUCache<string, Principal>({ max: 10_000, perf: { now } });
 
@@ -79,6 +86,8 @@ export function createJwtResolver(options: { db: Db; verifier: JwtVerifier; envJ
         : [];
     const user = userRows.find((row) => row.organisationId === organisationId);
     if (!user) throw unauthorized('The token\'s user is not a member of the organisation.', 'unknown_user');
+    // an absent claim changes nothing: an identity provider that does not send groups never revokes a membership
+    if (options.groupSync && Array.isArray(payload.groups)) await options.groupSync({ organisationId, userId: user.id, groups: payload.groups });
 
     let workspaceId: string;
     let workspaceRole: WorkspaceRole | null = null;

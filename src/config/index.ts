@@ -1,4 +1,5 @@
 /** The only module that reads process.env: turns it into a typed, validated config object. */
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -6,6 +7,10 @@ export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' |
 export interface GatewayConfig {
   port: number;
   host: string;
+  /** GATEWAY_WORKERS (default: the number of cores): server processes sharing the port (node:cluster); 1 runs no primary */
+  workers: number;
+  /** graceful shutdown: GATEWAY_SHUTDOWN_DRAIN_MS (default 5000) of /ready answering 503, then up to GATEWAY_SHUTDOWN_TIMEOUT_MS (default 30000) for the requests in flight */
+  shutdown: { drainMs: number; timeoutMs: number };
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
@@ -122,6 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   return {
     port,
     host: nonEmpty(env.HOST) ?? '0.0.0.0',
+    workers: count(env, 'GATEWAY_WORKERS', availableParallelism(), 1),
+    shutdown: { drainMs: count(env, 'GATEWAY_SHUTDOWN_DRAIN_MS', 5_000, 0), timeoutMs: count(env, 'GATEWAY_SHUTDOWN_TIMEOUT_MS', 30_000, 0) },
     dataDir: path.resolve(nonEmpty(env.GATEWAY_DATA_DIR) ?? './data'),
     databaseUrl: nonEmpty(env.DATABASE_URL),
     redisUrl: nonEmpty(env.REDIS_URL),

@@ -30,7 +30,8 @@ export interface KvScript {
 }
 
 export interface KvStore {
-  readonly kind: 'memory' | 'redis';
+  /** cluster: the cluster primary's in-process store, over IPC (runtime/cluster/worker-kv.ts) */
+  readonly kind: 'memory' | 'redis' | 'cluster';
   get(key: string): Promise<string | null>;
   /** ttlMs: expiry in milliseconds; omitted means no expiry */
   set(key: string, value: string, ttlMs?: number): Promise<void>;

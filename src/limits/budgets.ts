@@ -124,7 +124,7 @@ export function createBudgetEngine(options: BudgetEngineOptions): BudgetEngine {
   const coolDownMs = options.coolDownMs ?? 1_000;
   const failures = options.metrics?.budgetStoreFailures;
   // the in-process store answers synchronously: no timer per call
-  const guarded = <T>(promise: Promise<T>) => (options.kv.kind === 'redis' ? withTimeout(promise, timeoutMs) : promise);
+  const guarded = <T>(promise: Promise<T>) => (options.kv.kind !== 'memory' ? withTimeout(promise, timeoutMs) : promise);
   let downUntil = 0;
   const inflight = new Set<Promise<void>>();
 

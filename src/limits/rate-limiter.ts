@@ -62,7 +62,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const coolDownMs = options.coolDownMs ?? 1_000;
   const failures = options.metrics?.rateLimitStoreFailures;
   // the in-process store answers synchronously: no timer per check
-  const run = kv.kind === 'redis'
+  const run = kv.kind !== 'memory'
     ? (...args: Parameters<KvStore['runScript']>) => withTimeout(kv.runScript(...args), timeoutMs)
     : (...args: Parameters<KvStore['runScript']>) => kv.runScript(...args);
   let downUntil = 0;

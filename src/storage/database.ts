@@ -5,7 +5,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { prestartPgliteWorker, startPgliteWorker } from './pglite-worker/client.ts';
+import { prestartPgliteWorker, startPgliteWorker, type PgliteWorkerClient } from './pglite-worker/client.ts';
 import type { WorkerStart } from './pglite-worker/protocol.ts';
 import * as schema from './schema.ts';
 
@@ -73,10 +73,19 @@ export function prestartDatabase(options: DatabaseOptions): void {
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   // PGlite runs on the thread that calls it: it lives in a worker thread of its own (pglite-worker/), so its work
   // (request-log batches, admin queries) never pauses the requests in flight.
-  const client = await startPgliteWorker(pgliteStart(dataDir));
+  return embeddedDatabaseOver(await startEmbeddedDatabase(dataDir));
+}
+
+/** Starts (or adopts the prestarted) thread that owns the embedded database; a cluster primary holds it for its workers. */
+export function startEmbeddedDatabase(dataDir: string | undefined): Promise<PgliteWorkerClient> {
+  return startPgliteWorker(pgliteStart(dataDir));
+}
+
+/** The embedded database through a client with PGlite's interface: its own thread's, or a cluster primary's over IPC. */
+export async function embeddedDatabaseOver(client: PgliteWorkerClient): Promise<Database> {
+  const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   // the client speaks the part of PGlite's interface Drizzle calls (query, exec, transaction)
   const db = drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Db;
   return {

@@ -9,3 +9,4 @@ export * from './schema/providers.ts';
 export * from './schema/limits.ts';
 export * from './schema/analytics.ts';
 export * from './schema/prompts.ts';
+export * from './schema/scim.ts';

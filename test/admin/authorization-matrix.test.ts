@@ -90,6 +90,8 @@ const OPERATION_TABLE: Row[] = [
     expect: { ...ADMIN_KEYS, ...WS_KEYS_DENIED } },
   { seed: 'Operation: manage users and permissions', action: 'user_invites.list', label: 'GET /admin/users/invites',
     req: () => ({ method: 'GET', path: '/admin/users/invites' }), expect: { ...ADMIN_KEYS, ...WS_KEYS_DENIED } },
+  { seed: 'Operation: manage users and permissions (SCIM group mappings)', action: 'scim_workspaces.create', label: 'POST /scim/workspaces',
+    req: (w) => ({ method: 'POST', path: '/scim/workspaces', body: { workspace_id: w.A, role: 'member', scim_group_name: `Matrix ${w.seq()}` } }), expect: { ...ADMIN_KEYS, ...WS_KEYS_DENIED } },
   { seed: 'Operation: manage users and permissions (members of A)', action: 'workspace_users.update', label: 'PUT /admin/workspaces/A/users/{member}',
     req: (w) => ({ method: 'PUT', path: `/admin/workspaces/${w.A}/users/${w.memberId}`, body: { role: 'member' } }),
     expect: { ...ADMIN_KEYS, managerA: '2xx', svcA: 403, memberA: 403 } },

@@ -26,6 +26,8 @@ export async function freePort(): Promise<number> {
 export interface Node {
   baseURL: string;
   origin: string;
+  /** the process started (with GATEWAY_WORKERS above 1: the cluster primary) */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startNode(env: Record<string, string>): Promise<Node> {
       PORT: String(port),
       HOST: '127.0.0.1',
       GATEWAY_DATA_DIR: dataDir,
+      GATEWAY_WORKERS: '1',
       GATEWAY_ADMIN_API_KEY: TEST_ADMIN_KEY,
       GATEWAY_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       GATEWAY_CUSTOM_HOST_ALLOWLIST: '127.0.0.1',
@@ -64,7 +67,7 @@ export async function startNode(env: Record<string, string>): Promise<Node> {
     try {
       const health = await request(`${origin}/health`);
       await health.body.dump();
-      if (health.statusCode === 200) return { baseURL: `${origin}/v1`, origin, stop };
+      if (health.statusCode === 200) return { baseURL: `${origin}/v1`, origin, pid: child.pid!, stop };
     } catch {
       // not listening yet
     }

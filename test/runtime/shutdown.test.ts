@@ -71,6 +71,7 @@ test('SIGTERM: /ready turns 503, the port closes, the stream in flight finishes 
 
   const node = await startNode({
     GATEWAY_DATA_DIR: dataDir,
+    GATEWAY_WORKERS: '1',
     GATEWAY_SHUTDOWN_DRAIN_MS: '1000',
     GATEWAY_SHUTDOWN_TIMEOUT_MS: '30000',
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),

@@ -14,6 +14,7 @@ import { registerOrganisationRoutes } from './organisation/routes.ts';
 import { registerProviderRoutes } from './providers/routes.ts';
 import { registerVirtualKeyRoutes } from './virtual-keys/routes.ts';
 import { registerRateLimitsPolicyRoutes } from './rate-limits-policies/routes.ts';
+import { registerScimRoutes } from './scim/routes.ts';
 import { registerSecretReferenceRoutes } from './secret-references/routes.ts';
 import { registerUsageLimitsPolicyRoutes } from './usage-limits-policies/routes.ts';
 import { registerInviteRoutes } from './users/invites-routes.ts';
@@ -42,4 +43,5 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
   registerInviteRoutes(app, deps);
   registerWorkspaceRoutes(app, deps);
   registerUsageLimitsPolicyRoutes(app, deps);
+  registerScimRoutes(app, deps);
 }

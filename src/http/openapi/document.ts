@@ -17,6 +17,7 @@ import { modelPricingPaths } from './admin/model-pricing.ts';
 import { organisationPaths } from './admin/organisation.ts';
 import { providerPaths } from './admin/providers.ts';
 import { rateLimitsPolicyPaths } from './admin/rate-limits-policies.ts';
+import { scimComponents, scimPaths } from './admin/scim.ts';
 import { secretReferencePaths } from './admin/secret-references.ts';
 import { usageLimitsPolicyPaths } from './admin/usage-limits-policies.ts';
 import { userPaths } from './admin/users.ts';
@@ -103,6 +104,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       ...organisationPaths(),
       ...providerPaths(),
       ...rateLimitsPolicyPaths(),
+      ...scimPaths(),
       ...secretReferencePaths(),
       ...userPaths(),
       ...virtualKeyPaths(),
@@ -110,7 +112,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       ...usageLimitsPolicyPaths(),
     },
     components: {
-      schemas: { ...buildSchemas(), ...analyticsComponents(), ...logComponents() },
+      schemas: { ...buildSchemas(), ...analyticsComponents(), ...logComponents(), ...scimComponents() },
       parameters: GATEWAY_HEADER_COMPONENTS,
       headers: INFERENCE_HEADER_COMPONENTS,
       responses: INFERENCE_ERROR_COMPONENTS,

@@ -12,7 +12,7 @@ export function beginDraining(app: FastifyInstance): void {
   draining.add(app);
 }
 
-export function registerOperationsRoutes(app: FastifyInstance, deps: { database: Database; kv: KvStore; metrics: Metrics }): void {
+export function registerOperationsRoutes(app: FastifyInstance, deps: { database: Database; kv: KvStore; metrics: Metrics; metricsText?: (() => Promise<string>) | undefined }): void {
   app.get('/health', async () => ({ status: 'ok' }));
 
   app.get('/ready', async (_request, reply) => {
@@ -29,7 +29,7 @@ export function registerOperationsRoutes(app: FastifyInstance, deps: { database:
 
   app.get('/metrics', async (_request, reply) => {
     reply.header('content-type', deps.metrics.registry.contentType);
-    return deps.metrics.registry.metrics();
+    return deps.metricsText ? deps.metricsText() : deps.metrics.registry.metrics();
   });
 
   // a callback hook: an async one would cost a promise per request for synchronous work
