@@ -43,6 +43,7 @@ import { registerMessagesKeyHeader, registerMessagesRoutes } from './http/routes
 import { registerModelsRoute } from './http/routes/models.ts';
 import { registerModelPricingRoute } from './http/routes/model-pricing.ts';
 import { registerOpenApiRoute } from './http/routes/openapi.ts';
+import { registerConsoleRoutes } from './http/routes/console.ts';
 import { registerLogDownloadRoute } from './http/routes/log-downloads.ts';
 import { registerOperationsRoutes } from './http/routes/operations.ts';
 import { registerProxyRoutes } from './http/routes/proxy.ts';
@@ -170,6 +171,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   registerOperationsRoutes(app, deps);
   registerOpenApiRoute(app);
+  // the admin console's static files (dist/console), outside /v1 and without a key
+  registerConsoleRoutes(app);
   // signed URLs of finished log exports: outside /v1, no key (the signature is the credential)
   registerLogDownloadRoute(app, { database: deps.database, secrets: deps.secrets, ...(deps.now ? { now: deps.now } : {}) });
   registerModelPricingRoute(app);

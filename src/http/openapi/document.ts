@@ -24,6 +24,7 @@ import { userPaths } from './admin/users.ts';
 import { virtualKeyPaths } from './admin/virtual-keys.ts';
 import { workspacePaths } from './admin/workspaces.ts';
 import { buildSchemas } from './components.ts';
+import { consolePaths } from './console-paths.ts';
 import { inferencePaths } from './inference-paths.ts';
 import { operationsPaths } from './operations-paths.ts';
 import { publicPricingPaths } from './pricing-paths.ts';
@@ -58,6 +59,7 @@ const DESCRIPTION = [
 const TAGS = [
   ['inference', 'OpenAI-compatible routes, forwarded to the selected provider'],
   ['operations', 'liveness, readiness, metrics and this document, outside /v1'],
+  ['console', 'the admin console: a single-page app served by the gateway, outside /v1'],
   ['analytics', 'graphs, summaries and groups over the request log (hourly rollups where they can answer)'],
   ['api-keys', 'gateway API keys'],
   ['audit-logs', 'the append-only record of every admin change'],
@@ -89,6 +91,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
     tags: TAGS.map(([name, description]) => ({ name, description })),
     paths: {
       ...operationsPaths(),
+      ...consolePaths(),
       ...publicPricingPaths(),
       ...inferencePaths(),
       ...realtimePaths(),
