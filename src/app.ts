@@ -47,6 +47,7 @@ import { registerConsoleRoutes } from './http/routes/console.ts';
 import { registerLogDownloadRoute } from './http/routes/log-downloads.ts';
 import { registerOperationsRoutes } from './http/routes/operations.ts';
 import { registerProxyRoutes } from './http/routes/proxy.ts';
+import { registerPromptCompletionRoutes } from './http/routes/prompt-completions.ts';
 import { registerRealtimeRoute } from './http/realtime/routes.ts';
 import { createResponsesRuntime } from './responses/runtime.ts';
 
@@ -197,6 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerModelsRoute(app, forwardDeps);
   // GET /v1/realtime: the WebSocket relay (before the proxy's /v1/* wildcard would answer the plain GET)
   registerRealtimeRoute(app, { ...forwardDeps, credentials: deps.credentials, log: requestLogDeps });
+  await registerPromptCompletionRoutes(app, forwardDeps, { db: deps.database.db, kv: deps.kv });
   registerProxyRoutes(app, forwardDeps);
   return app;
 }

@@ -69,6 +69,8 @@ export interface RequestRecord {
   streamHeaders: Record<string, string | string[]> | undefined;
   /** the answer the client got, kept by reference until the row is built (log-bodies.ts turns it into text) */
   response: LoggedResponse | undefined;
+  /** the saved prompt version a prompt completion ran (POST /v1/prompts/{promptId}/completions) */
+  prompt?: { id: string; slug: string; versionId: string } | undefined;
 }
 
 /** One upstream try, as the log stores it (the `attempts` column). Times are ms after the request's start. */

@@ -345,6 +345,41 @@ const OPERATION_TABLE: Row[] = [
     req: async (w) => ({ method: 'GET', path: `/logs/exports/${await savedLogExport(w, w.A, true)}/download` }), expect: EVERYONE },
   { seed: 'Operation: log exports (not B)', action: 'log_exports.download', label: 'GET /logs/exports/{finished export of B}/download',
     req: async (w) => ({ method: 'GET', path: `/logs/exports/${await savedLogExport(w, w.B, true)}/download` }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  // the prompt library (collections, labels, partials; no seed row, the configs rule): a workspace key manages its own
+  // workspace's (members read only), admin keys every workspace's and the organisation-wide labels
+  { seed: 'Operation: prompt collections (in A)', action: 'collections.create', label: 'POST /collections in A',
+    req: (w) => ({ method: 'POST', path: '/collections', body: { name: `Collection ${w.seq()}`, workspace_id: w.A } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: prompt collections (not B)', action: 'collections.create', label: 'POST /collections in B',
+    req: (w) => ({ method: 'POST', path: '/collections', body: { name: `Collection ${w.seq()}`, workspace_id: w.B } }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: prompt collections (of A)', action: 'collections.update', label: 'PUT /collections/{collection of A}',
+    req: async (w) => ({ method: 'PUT', path: `/collections/${await savedLibraryItem(w, 'collection', w.A)}`, body: { name: 'renamed' } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: prompt collections (of A)', action: 'collections.read', label: 'GET /collections/{collection of A}',
+    req: async (w) => ({ method: 'GET', path: `/collections/${await savedLibraryItem(w, 'collection', w.A)}` }), expect: EVERYONE },
+  { seed: 'Operation: prompt collections (not B)', action: 'collections.delete', label: 'DELETE /collections/{collection of B}',
+    req: async (w) => ({ method: 'DELETE', path: `/collections/${await savedLibraryItem(w, 'collection', w.B)}` }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: labels (in A)', action: 'labels.create', label: 'POST /labels in A',
+    req: (w) => ({ method: 'POST', path: '/labels', body: { name: `label-${w.seq()}`, workspace_id: w.A } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: labels (organisation-wide: admin keys)', action: 'labels.update', label: 'PUT /labels/{organisation-wide}',
+    req: async (w) => ({ method: 'PUT', path: `/labels/${await savedLibraryItem(w, 'label', undefined)}`, body: { description: 'changed' } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_DENIED } },
+  { seed: 'Operation: labels (organisation-wide)', action: 'labels.read', label: 'GET /labels/{organisation-wide}',
+    req: async (w) => ({ method: 'GET', path: `/labels/${await savedLibraryItem(w, 'label', undefined)}` }), expect: EVERYONE },
+  { seed: 'Operation: labels (not B)', action: 'labels.delete', label: 'DELETE /labels/{label of B}',
+    req: async (w) => ({ method: 'DELETE', path: `/labels/${await savedLibraryItem(w, 'label', w.B)}` }), expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
+  { seed: 'Operation: prompt partials (in A)', action: 'prompt_partials.create', label: 'POST /prompts/partials in A',
+    req: (w) => ({ method: 'POST', path: '/prompts/partials', body: { name: `Partial ${w.seq()}`, string: 'text', workspace_id: w.A } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: prompt partials (of A)', action: 'prompt_partials.make_default', label: 'PUT /prompts/partials/{partial of A}/makeDefault',
+    req: async (w) => ({ method: 'PUT', path: `/prompts/partials/${await savedLibraryItem(w, 'partial', w.A)}/makeDefault`, body: { version: 1 } }),
+    expect: { ...ADMIN_KEYS, svcA: '2xx', managerA: '2xx', memberA: 403 } },
+  { seed: 'Operation: prompt partials (of A)', action: 'prompt_partials.read', label: 'GET /prompts/partials/{partial of A}/versions',
+    req: async (w) => ({ method: 'GET', path: `/prompts/partials/${await savedLibraryItem(w, 'partial', w.A)}/versions` }), expect: EVERYONE },
+  { seed: 'Operation: prompt partials (not B)', action: 'prompt_partials.update', label: 'PUT /prompts/partials/{partial of B}',
+    req: async (w) => ({ method: 'PUT', path: `/prompts/partials/${await savedLibraryItem(w, 'partial', w.B)}`, body: { string: 'new' } }),
+    expect: { ...ADMIN_KEYS, ...WS_KEYS_HIDDEN } },
 ];
 
 const ISOLATION_TABLE: Row[] = [
@@ -452,6 +487,17 @@ async function savedModelPrice(w: World, workspaceId: string | undefined): Promi
   const created = await w.call('PUT', `/model-pricing/openai/${model}`, w.gateway.adminKey, { ...MODEL_PRICE, ...(workspaceId ? { workspace_id: workspaceId } : {}) });
   assert.equal(created.status, 200, JSON.stringify(created.body));
   return model;
+}
+
+/** A fresh collection, label or partial, made by the bootstrap admin key in `workspaceId` (a label: organisation-wide when undefined); its id. */
+async function savedLibraryItem(w: World, kind: 'collection' | 'label' | 'partial', workspaceId: string | undefined): Promise<string> {
+  const workspace = workspaceId ? { workspace_id: workspaceId } : {};
+  const [path, body] = kind === 'collection' ? ['/collections', { name: `Collection ${w.seq()}` }]
+    : kind === 'label' ? ['/labels', { name: `label-${w.seq()}` }]
+      : ['/prompts/partials', { name: `Partial ${w.seq()}`, string: 'text' }];
+  const created = await w.call('POST', path, w.gateway.adminKey, { ...body, ...workspace });
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  return created.body.id;
 }
 
 /** A fresh config, made by the bootstrap admin key, in `workspaceId` (organisation-wide when undefined); its id. */

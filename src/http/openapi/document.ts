@@ -10,6 +10,12 @@ import { auditLogPaths } from './admin/audit-logs.ts';
 import { configPaths } from './admin/configs.ts';
 import { feedbackPaths } from './admin/feedback.ts';
 import { guardrailPaths } from './admin/guardrails.ts';
+import { collectionPaths } from './admin/prompt-collections.ts';
+import { labelPaths } from './admin/labels.ts';
+import { promptPartialPaths } from './admin/prompt-partials.ts';
+import { promptLibraryComponents } from './admin/prompt-library-schemas.ts';
+import { promptPaths } from './admin/prompts.ts';
+import { promptRunPaths } from './prompt-paths.ts';
 import { integrationPaths } from './admin/integrations.ts';
 import { logPaths } from './admin/logs.ts';
 import { logComponents } from './admin/logs-schemas.ts';
@@ -66,6 +72,10 @@ const TAGS = [
   ['configs', 'saved routing configs'],
   ['feedback', 'feedback on traces (workspace keys)'],
   ['guardrails', 'saved guardrails'],
+  ['collections', 'folders of prompts, one tree per workspace'],
+  ['labels', 'names (production, staging ...) that point at one version of a prompt'],
+  ['prompt-partials', 'reusable template snippets with versions, included in prompts as `{{> slug}}`'],
+  ['prompts', 'saved prompt templates with versions and labels, rendered and run on the data plane'],
   ['logs', 'the request log: list, read, and insert custom logs'],
   ['logs-export', 'log export jobs and their signed downloads'],
   ['integrations', 'provider credentials and settings (the vault), their models and the workspaces that may use them'],
@@ -101,6 +111,11 @@ export function buildOpenApiDocument(): OpenApiDocument {
       ...configPaths(),
       ...feedbackPaths(),
       ...guardrailPaths(),
+      ...collectionPaths(),
+      ...labelPaths(),
+      ...promptPartialPaths(),
+      ...promptPaths(),
+      ...promptRunPaths(),
       ...integrationPaths(),
       ...logPaths(),
       ...modelPricingPaths(),
@@ -115,7 +130,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       ...usageLimitsPolicyPaths(),
     },
     components: {
-      schemas: { ...buildSchemas(), ...analyticsComponents(), ...logComponents(), ...scimComponents() },
+      schemas: { ...buildSchemas(), ...analyticsComponents(), ...logComponents(), ...scimComponents(), ...promptLibraryComponents() },
       parameters: GATEWAY_HEADER_COMPONENTS,
       headers: INFERENCE_HEADER_COMPONENTS,
       responses: INFERENCE_ERROR_COMPONENTS,
