@@ -49,6 +49,7 @@ import { registerOperationsRoutes } from './http/routes/operations.ts';
 import { registerProxyRoutes } from './http/routes/proxy.ts';
 import { registerPromptCompletionRoutes } from './http/routes/prompt-completions.ts';
 import { registerRealtimeRoute } from './http/realtime/routes.ts';
+import { registerMcpKeyHeader, registerMcpRoutes } from './http/routes/mcp.ts';
 import { createResponsesRuntime } from './responses/runtime.ts';
 
 export interface AppDeps {
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerServerAnswers(app);
   // before auth: on the Messages routes the gateway key may come in x-api-key (http/routes/messages.ts)
   registerMessagesKeyHeader(app);
+  registerMcpKeyHeader(app);
   registerAuth(app, deps.credentials);
   // after auth (a row needs the caller's organisation), before the routes it hooks onto
   const clock = deps.now;
@@ -199,6 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // GET /v1/realtime: the WebSocket relay (before the proxy's /v1/* wildcard would answer the plain GET)
   registerRealtimeRoute(app, { ...forwardDeps, credentials: deps.credentials, log: requestLogDeps });
   await registerPromptCompletionRoutes(app, forwardDeps, { db: deps.database.db, kv: deps.kv });
+  registerMcpRoutes(app, { database: deps.database, secrets: deps.secrets, allowlist: deps.allowlist, lookup: deps.lookup, secretMappings: forwardDeps.secretMappings, log: requestLogDeps });
   registerProxyRoutes(app, forwardDeps);
   return app;
 }

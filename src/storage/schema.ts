@@ -10,3 +10,4 @@ export * from './schema/limits.ts';
 export * from './schema/analytics.ts';
 export * from './schema/prompts.ts';
 export * from './schema/scim.ts';
+export * from './schema/mcp.ts';

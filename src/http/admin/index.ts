@@ -12,6 +12,8 @@ import { registerCollectionRoutes } from './prompt-collections/routes.ts';
 import { registerLabelRoutes } from './labels/routes.ts';
 import { registerPromptPartialRoutes } from './prompt-partials/routes.ts';
 import { registerModelPricingRoutes } from './model-pricing/routes.ts';
+import { registerMcpIntegrationRoutes } from './mcp-integrations/routes.ts';
+import { registerMcpServerRoutes } from './mcp-servers/routes.ts';
 import { registerIntegrationRoutes } from './integrations/routes.ts';
 import { registerLogRoutes } from './logs/routes.ts';
 import { registerOrganisationRoutes } from './organisation/routes.ts';
@@ -39,6 +41,8 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
   registerLabelRoutes(app, deps);
   registerPromptPartialRoutes(app, deps);
   registerModelPricingRoutes(app, deps);
+  registerMcpIntegrationRoutes(app, deps);
+  registerMcpServerRoutes(app, deps);
   registerIntegrationRoutes(app, deps);
   registerLogRoutes(app, deps);
   registerOrganisationRoutes(app, deps);

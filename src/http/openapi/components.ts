@@ -17,6 +17,7 @@ import { INTEGRATION_COMPONENTS } from './admin/integration-schemas.ts';
 import { PROVIDER_COMPONENTS } from './admin/provider-schemas.ts';
 import { MODEL_PRICING_COMPONENTS } from './admin/model-pricing-schemas.ts';
 import { PROMPT_COMPONENTS } from './admin/prompt-schemas.ts';
+import { MCP_COMPONENTS } from './admin/mcp-schemas.ts';
 import { CreateUsageLimitsPolicySchema, ResetUsageLimitsEntitySchema, UpdateUsageLimitsPolicySchema } from '../admin/usage-limits-policies/schemas.ts';
 import * as usageLimits from './admin/usage-limits-policies-schemas.ts';
 import { AcceptInviteSchema, CreateInviteSchema, UpdateUserSchema } from '../admin/users/schemas.ts';
@@ -118,6 +119,7 @@ const SCHEMAS = {
   ...PROVIDER_COMPONENTS,
   ...MODEL_PRICING_COMPONENTS,
   ...PROMPT_COMPONENTS,
+  ...MCP_COMPONENTS,
 } as const;
 
 export type SchemaName = keyof typeof SCHEMAS;

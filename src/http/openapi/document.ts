@@ -10,6 +10,8 @@ import { auditLogPaths } from './admin/audit-logs.ts';
 import { configPaths } from './admin/configs.ts';
 import { feedbackPaths } from './admin/feedback.ts';
 import { guardrailPaths } from './admin/guardrails.ts';
+import { mcpIntegrationPaths } from './admin/mcp-integrations.ts';
+import { mcpServerPaths } from './admin/mcp-servers.ts';
 import { collectionPaths } from './admin/prompt-collections.ts';
 import { labelPaths } from './admin/labels.ts';
 import { promptPartialPaths } from './admin/prompt-partials.ts';
@@ -72,6 +74,8 @@ const TAGS = [
   ['configs', 'saved routing configs'],
   ['feedback', 'feedback on traces (workspace keys)'],
   ['guardrails', 'saved guardrails'],
+  ['mcp-integrations', 'remote MCP servers: URL, transport and sealed credentials, the workspaces that may use them, their capabilities'],
+  ['mcp-servers', 'MCP integrations used in a workspace (allow-list, user access) and the MCP gateway endpoint /v1/mcp/{mcpServerId}'],
   ['collections', 'folders of prompts, one tree per workspace'],
   ['labels', 'names (production, staging ...) that point at one version of a prompt'],
   ['prompt-partials', 'reusable template snippets with versions, included in prompts as `{{> slug}}`'],
@@ -111,6 +115,8 @@ export function buildOpenApiDocument(): OpenApiDocument {
       ...configPaths(),
       ...feedbackPaths(),
       ...guardrailPaths(),
+      ...mcpIntegrationPaths(),
+      ...mcpServerPaths(),
       ...collectionPaths(),
       ...labelPaths(),
       ...promptPartialPaths(),
