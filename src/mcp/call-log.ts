@@ -12,7 +12,7 @@ import type { Principal } from '../core/context.ts';
 import { CLIENT_CLOSED_STATUS, logRow } from '../logging/log-row.ts';
 import type { RequestLogWriter } from '../logging/request-log.ts';
 import { newRequestRecord } from '../logging/request-record.ts';
-import { DENIED } from './proxy-server.ts';
+import { DENIED } from './denied.ts';
 
 export interface McpLogDeps {
   writer: RequestLogWriter;

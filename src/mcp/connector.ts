@@ -5,8 +5,7 @@
  * address that changed since (DNS rebinding); redirects are refused, never chased.
  * https://modelcontextprotocol.io/specification/2025-06-18/basic/transports#streamable-http
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { GatewayError, invalidParam } from '../core/errors.ts';
@@ -54,6 +53,18 @@ function rawLookupOf(lookup: LookupAll): RawLookup {
   };
 }
 
+/**
+ * The SDK (and the zod schemas it carries: ~30 MB resident, ~150 ms) is loaded on the first connection, not at
+ * start-up: a gateway that never talks to an MCP server never holds it.
+ */
+let clientSdk: Promise<{ Client: typeof Client; StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport }> | undefined;
+function loadClientSdk() {
+  clientSdk ??= Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/client/streamableHttp.js')]).then(
+    ([client, transport]) => ({ Client: client.Client, StreamableHTTPClientTransport: transport.StreamableHTTPClientTransport }),
+  );
+  return clientSdk;
+}
+
 export function createMcpConnector(options: McpConnectorOptions): McpConnector {
   const agent = new Agent({
     keepAliveTimeout: 30_000,
@@ -72,6 +83,7 @@ export function createMcpConnector(options: McpConnectorOptions): McpConnector {
         if (error instanceof GatewayError) throw invalidParam('url', error.message.replace('custom host', 'MCP server URL'), error.code ?? 'custom_host_blocked');
         throw error;
       }
+      const { Client, StreamableHTTPClientTransport } = await loadClientSdk();
       const transport = new StreamableHTTPClientTransport(new URL(target.url), {
         fetch: guardedFetch,
         requestInit: { headers: { ...target.headers } },

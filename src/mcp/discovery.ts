@@ -3,9 +3,11 @@
  * from `initialize`, and every tool, prompt, resource and resource template (each list followed through its
  * `nextCursor` pages, up to a bound). A list the server does not declare in its capabilities is not asked for.
  */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { DiscoveredCapability } from '../storage/repositories/mcp-capabilities.ts';
 import { MCP_REQUEST_TIMEOUT_MS, type McpConnection } from './connector.ts';
+
+/** JSON-RPC's "method not found" (the SDK's ErrorCode.MethodNotFound; its types module is not loaded for one number) */
+const METHOD_NOT_FOUND = -32601;
 
 const MAX_PAGES = 50;
 
@@ -77,7 +79,7 @@ export async function discover(connection: McpConnection): Promise<Discovery> {
     const templates = await allPages((cursor) =>
       client.listResourceTemplates(cursor ? { cursor } : undefined, options).then((page) => ({ ...page, items: page.resourceTemplates })),
     ).catch((error: unknown) => {
-      if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) return [];
+      if ((error as { code?: unknown } | null)?.code === METHOD_NOT_FOUND) return [];
       throw error;
     });
     found.push(...templates.map((template) => capability('resource_template', template.uriTemplate, { ...template, display_name: template.name })));

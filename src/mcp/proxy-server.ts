@@ -11,6 +11,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { DENIED } from './denied.ts';
 import {
   CallToolRequestSchema,
   CallToolResultSchema,
@@ -33,7 +34,6 @@ import {
 import { allowsResource, type AllowList } from './allow-list.ts';
 import { MCP_REQUEST_TIMEOUT_MS } from './connector.ts';
 
-export const DENIED = 'denied';
 export const UPSTREAM_UNAVAILABLE = 'upstream_unavailable';
 
 export interface ProxyOptions {

@@ -7,8 +7,6 @@
  * Everything the client sends is answered by an SDK server built per request (src/mcp/proxy-server.ts) that forwards
  * to the upstream with the integration's credentials and enforces the allow-list; every JSON-RPC request is logged.
  */
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireScope } from '../../auth/authorize.ts';
 import type { Principal } from '../../core/context.ts';
@@ -19,7 +17,6 @@ import { gatewayServer } from '../../domain/mcp-servers/gateway-access.ts';
 import type { SecretMappingResolver } from '../../domain/providers/secret-mappings.ts';
 import { createMcpCallLog, type McpLogDeps } from '../../mcp/call-log.ts';
 import { createMcpConnector, type McpConnection, type McpTarget } from '../../mcp/connector.ts';
-import { createProxyServer } from '../../mcp/proxy-server.ts';
 import type { SecretCipher } from '../../secrets/cipher.ts';
 import type { Database } from '../../storage/database.ts';
 import type { Allowlist, LookupAll } from '../../upstream/ssrf-guard.ts';
@@ -28,6 +25,31 @@ export const MCP_PATH = '/v1/mcp/:mcpServerId';
 /** the scope a key needs to use an MCP server through the gateway */
 export const MCP_SCOPE = 'mcp_servers.read';
 const BEARER = /^Bearer\s+(.+)$/i;
+
+/**
+ * The SDK's server side and its zod schemas (~30 MB resident, ~150 ms to load) come in with the first MCP request,
+ * not at start-up: a gateway nobody uses as an MCP gateway never holds them.
+ */
+interface GatewaySdk {
+  StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+  JSONRPCMessageSchema: typeof import('@modelcontextprotocol/sdk/types.js').JSONRPCMessageSchema;
+  SUPPORTED_PROTOCOL_VERSIONS: readonly string[];
+  createProxyServer: typeof import('../../mcp/proxy-server.ts').createProxyServer;
+}
+let gatewaySdk: Promise<GatewaySdk> | undefined;
+function loadGatewaySdk(): Promise<GatewaySdk> {
+  gatewaySdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+    import('../../mcp/proxy-server.ts'),
+  ]).then(([transport, types, proxy]) => ({
+    StreamableHTTPServerTransport: transport.StreamableHTTPServerTransport,
+    JSONRPCMessageSchema: types.JSONRPCMessageSchema,
+    SUPPORTED_PROTOCOL_VERSIONS: types.SUPPORTED_PROTOCOL_VERSIONS,
+    createProxyServer: proxy.createProxyServer,
+  }));
+  return gatewaySdk;
+}
 
 export interface McpRouteDeps {
   database: Database;
@@ -58,7 +80,7 @@ function principalOf(request: FastifyRequest): Principal {
 }
 
 /** What the transport would refuse in JSON-RPC's shape, refused first in the gateway's error shape. */
-function checkExchange(request: FastifyRequest): void {
+function checkExchange(request: FastifyRequest, { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS }: GatewaySdk): void {
   const accept = String(request.headers.accept ?? '');
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
     throw new GatewayError(406, 'invalid_request_error', 'accept must list both application/json and text/event-stream (MCP Streamable HTTP).', { param: 'accept', code: 'not_acceptable' });
@@ -89,7 +111,8 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
 
   app.post(MCP_PATH, async (request, reply) => {
     const principal = principalOf(request);
-    checkExchange(request);
+    const sdk = await loadGatewaySdk();
+    checkExchange(request, sdk);
     const found = await gatewayServer(db, principal, mcpServerParam(request.params), sync);
     const flags = found.integration.capabilityFlags;
     if (!flags) {
@@ -111,8 +134,8 @@ export function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): voi
       return opened.connection.client;
     };
     const name = found.integration.serverName ?? found.server.slug;
-    const server = createProxyServer({ serverInfo: { name, version: found.integration.serverVersion ?? '0.0.0' }, flags, allow: found.allow, upstream });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const server = sdk.createProxyServer({ serverInfo: { name, version: found.integration.serverVersion ?? '0.0.0' }, flags, allow: found.allow, upstream });
+    const transport = new sdk.StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     const traceHeader = request.headers['x-gateway-trace-id'];
     const log = createMcpCallLog(
       {
