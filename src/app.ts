@@ -48,6 +48,7 @@ import { registerLogDownloadRoute } from './http/routes/log-downloads.ts';
 import { registerOperationsRoutes } from './http/routes/operations.ts';
 import { registerProxyRoutes } from './http/routes/proxy.ts';
 import { registerPromptCompletionRoutes } from './http/routes/prompt-completions.ts';
+import { registerFilesBatchesRoutes } from './http/routes/files-batches/index.ts';
 import { registerRealtimeRoute } from './http/realtime/routes.ts';
 import { registerMcpKeyHeader, registerMcpRoutes } from './http/routes/mcp.ts';
 import { createResponsesRuntime } from './responses/runtime.ts';
@@ -200,6 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerModelsRoute(app, forwardDeps);
   // GET /v1/realtime: the WebSocket relay (before the proxy's /v1/* wildcard would answer the plain GET)
   registerRealtimeRoute(app, { ...forwardDeps, credentials: deps.credentials, log: requestLogDeps });
+  registerFilesBatchesRoutes(app, { ...forwardDeps, database: deps.database, now: deps.now });
   await registerPromptCompletionRoutes(app, forwardDeps, { db: deps.database.db, kv: deps.kv });
   registerMcpRoutes(app, { database: deps.database, secrets: deps.secrets, allowlist: deps.allowlist, lookup: deps.lookup, secretMappings: forwardDeps.secretMappings, log: requestLogDeps });
   registerProxyRoutes(app, forwardDeps);

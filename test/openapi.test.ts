@@ -183,7 +183,8 @@ test('every admin route that reads a body names its schema, and every error stat
       const refusal = operation.responses?.['405'] !== undefined && operation.responses['200'] === undefined;
       const passThrough = item['x-gateway-wildcard-parameter'] !== undefined;
       if (refusal || passThrough || path.endsWith('/resend') || path === '/responses') continue;
-      const ref = operation.requestBody?.content?.['application/json']?.schema?.$ref;
+      // a multipart upload (POST /files) names its schema under its own media type
+      const ref = (operation.requestBody?.content?.['application/json'] ?? operation.requestBody?.content?.['multipart/form-data'])?.schema?.$ref;
       assert.ok(ref?.startsWith('#/components/schemas/'), `${method.toUpperCase()} ${path} has no request body schema`);
     }
     for (const method of HTTP_METHODS) {

@@ -51,7 +51,7 @@ export interface PipelineIo {
 }
 
 /** The request as one attempt sends it: the attempt's destination and settings over the request's own. */
-function headersFor(headers: GatewayHeaders, attempt: Attempt): GatewayHeaders {
+export function headersFor(headers: GatewayHeaders, attempt: Attempt): GatewayHeaders {
   const target = attempt.target;
   const sameProvider = target.provider === undefined || target.provider === headers.provider;
   return {

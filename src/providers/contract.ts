@@ -95,6 +95,8 @@ export interface ProviderAdapter {
   parseError?: ErrorParser;
   /** the x-gateway-<cloud>-* headers and config fields it reads; undefined when it reads none (registry.ts attaches them) */
   readonly cloudSettings?: CloudSettings;
+  /** files, batches and fine-tuning where the provider departs from OpenAI's shapes (undefined: forwarded as they are) */
+  readonly resources?: ResourceHooks;
 }
 
 /**
@@ -119,4 +121,23 @@ export interface CloudSettings {
   readonly headerPrefix: string;
   /** every setting the adapter reads; each key starts with the prefix's part after `x-gateway-` */
   readonly settings: readonly CloudSetting[];
+}
+
+/** The OpenAI files, batches and fine-tuning operations the gateway serves (src/http/routes/files-batches/). */
+export type ResourceOperation =
+  | 'files.create' | 'files.list' | 'files.retrieve' | 'files.delete' | 'files.content'
+  | 'batches.create' | 'batches.list' | 'batches.retrieve' | 'batches.cancel' | 'batches.output'
+  | 'fine_tuning.create' | 'fine_tuning.list' | 'fine_tuning.retrieve' | 'fine_tuning.cancel' | 'fine_tuning.events' | 'fine_tuning.checkpoints';
+
+/**
+ * How a provider's files, batches and fine-tuning API departs from OpenAI's. Each hook is optional: without it the
+ * request goes to `{base URL}{OpenAI's path}` (the pass-through path) and the answer comes back as it is.
+ */
+export interface ResourceHooks {
+  /** a message for the 400 when the provider cannot serve this operation here */
+  unsupported?(operation: ResourceOperation, target: ProviderTarget): string | undefined;
+  /** the JSON body of a create as the provider wants it; throws a 400 naming a field it cannot honour */
+  requestBody?(operation: ResourceOperation, body: Readonly<Record<string, unknown>>, target: ProviderTarget): Record<string, unknown>;
+  /** one object of an answer (a file, a batch, a fine-tuning job) in OpenAI's shape */
+  answerObject?(operation: ResourceOperation, object: Readonly<Record<string, unknown>>, target: ProviderTarget): Record<string, unknown>;
 }

@@ -11,3 +11,4 @@ export * from './schema/analytics.ts';
 export * from './schema/prompts.ts';
 export * from './schema/scim.ts';
 export * from './schema/mcp.ts';
+export * from './schema/files-batches.ts';

@@ -5,6 +5,7 @@
  * Redirects are never followed: a 3xx goes back to the client as it came.
  */
 import type { EventEmitter } from 'node:events';
+import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import { guardedLookup, type Allowlist } from './ssrf-guard.ts';
 
@@ -16,6 +17,11 @@ export interface UpstreamRequest {
   body: Buffer | string | undefined;
   /** settings the provider cannot honour, reported to the client in x-gateway-warnings */
   warnings: string[];
+}
+
+/** An upload streamed to the provider (POST /v1/files): its body is piped through, never held whole in memory. */
+export interface StreamedUpstreamRequest extends Omit<UpstreamRequest, 'body'> {
+  body: Readable;
 }
 
 /**
@@ -41,7 +47,7 @@ export interface UpstreamPoolStats {
 
 export interface UpstreamClient {
   /** `signal` may be an EventEmitter that emits 'abort' (undici reads its `aborted` and `reason`) */
-  send(request: UpstreamRequest, options: { customHost: boolean; signal: AbortSignal | EventEmitter }): Promise<Dispatcher.ResponseData>;
+  send(request: UpstreamRequest | StreamedUpstreamRequest, options: { customHost: boolean; signal: AbortSignal | EventEmitter }): Promise<Dispatcher.ResponseData>;
   /** read-only: each origin's pool as it is now (read at metrics scrape time) */
   poolStats?(): UpstreamPoolStats[];
   close(): Promise<void>;

@@ -107,7 +107,7 @@ describe('dot segments in a forwarded path', () => {
   }
 
   test('ordinary paths still pass: dots inside names, an encoded slash inside a model name (the openai client sends it)', async () => {
-    for (const path of ['/v1/files/file-abc.jsonl/content', '/v1/models/meta-llama%2FLlama-3.1-8B', '/v1/files/..hidden', '/v1/files/a..b']) {
+    for (const path of ['/v1/assistants/asst-abc.v2/files', '/v1/models/meta-llama%2FLlama-3.1-8B', '/v1/assistants/..hidden', '/v1/assistants/a..b']) {
       const before = upstream.requests.length;
       const { status, text } = await send('GET', path, openAiHeaders());
       assert.equal(status, 200, `${path} -> ${text}`);
@@ -282,7 +282,7 @@ describe('JSON numbers that are not finite', () => {
 
   test('big but finite numbers, and "1e309" inside a string, still pass', async () => {
     const before = upstream.requests.length;
-    const { status, text } = await send('POST', '/v1/batches', headers(), '{"a":1.7976931348623157e308,"b":-1e-400,"c":"1e309","d":[1e308]}');
+    const { status, text } = await send('POST', '/v1/assistants', headers(), '{"a":1.7976931348623157e308,"b":-1e-400,"c":"1e309","d":[1e308]}');
     assert.equal(status, 200, text);
     assert.equal(upstream.requests.length, before + 1);
   });

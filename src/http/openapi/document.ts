@@ -34,6 +34,7 @@ import { workspacePaths } from './admin/workspaces.ts';
 import { buildSchemas } from './components.ts';
 import { consolePaths } from './console-paths.ts';
 import { inferencePaths } from './inference-paths.ts';
+import { filesBatchesComponents, filesBatchesPaths } from './files-batches-paths.ts';
 import { operationsPaths } from './operations-paths.ts';
 import { publicPricingPaths } from './pricing-paths.ts';
 import { realtimePaths } from './realtime-paths.ts';
@@ -108,6 +109,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       ...consolePaths(),
       ...publicPricingPaths(),
       ...inferencePaths(),
+      ...filesBatchesPaths(),
       ...realtimePaths(),
       ...analyticsPaths(),
       ...apiKeyPaths(),
@@ -136,7 +138,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       ...usageLimitsPolicyPaths(),
     },
     components: {
-      schemas: { ...buildSchemas(), ...analyticsComponents(), ...logComponents(), ...scimComponents(), ...promptLibraryComponents() },
+      schemas: { ...buildSchemas(), ...analyticsComponents(), ...logComponents(), ...scimComponents(), ...promptLibraryComponents(), ...filesBatchesComponents() },
       parameters: GATEWAY_HEADER_COMPONENTS,
       headers: INFERENCE_HEADER_COMPONENTS,
       responses: INFERENCE_ERROR_COMPONENTS,

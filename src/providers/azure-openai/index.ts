@@ -10,6 +10,7 @@
 import type { InferenceCall, ProviderAdapter, ProviderTarget, UpstreamRequest } from '../contract.ts';
 import { createOpenAiCompatibleAdapter } from '../openai-compatible/base.ts';
 import { azureAuthStyle } from './auth.ts';
+import { azureResourceHooks } from './files.ts';
 import { azureOpenAiBaseUrl, azureOpenAiUrl, v1Body } from './request.ts';
 import { reportModel } from './response.ts';
 import { createAzureStreamDecoder } from './stream.ts';
@@ -35,4 +36,5 @@ export const azureOpenAiAdapter: ProviderAdapter = {
     return body === undefined ? request : { ...request, body, headers: { ...request.headers, 'content-type': 'application/json' } };
   },
   streamDecoder: createAzureStreamDecoder,
+  resources: azureResourceHooks,
 };
