@@ -29,7 +29,7 @@ import { guardInput, targetHooks, type GuardDeps } from './steps/input-guardrail
 import { noteAttempt, noteOutcome } from './steps/log-record.ts';
 import { noteResponse } from '../logging/request-record.ts';
 import { callWithRetries } from './steps/upstream-call.ts';
-import { noteLeftAttempt, notePrice, type CostDeps } from './steps/cost.ts';
+import { noteEmbeddingCost, noteLeftAttempt, notePrice, type CostDeps } from './steps/cost.ts';
 import { requestRateLimits, type RateLimitDeps, type RequestRateLimits } from './steps/rate-limits.ts';
 import { requestBudgets, type BudgetDeps, type RequestBudgets } from './steps/budgets.ts';
 
@@ -159,7 +159,9 @@ async function runAttempt(state: RequestState, index: number): Promise<AttemptEn
   // before anything reaches a provider (the semantic cache's embedding call included); a refusal may fall back
   const limited = await state.rateLimits.check({ provider: adapter.name, providerSlug: attemptHeaders.providerSlug, providerRecord: savedProvider });
   if (limited) return fallBack(plan, index, limited.status, limited);
-  const cache = attempt.target.cache && (await lookupAttemptCache(attempt.target.cache, { call, provider: adapter.name, headers: attemptHeaders, clientGone: io.clientGone }, deps));
+  const record = io.record;
+  const onEmbedded = record && ((spend: Parameters<typeof noteEmbeddingCost>[1]) => noteEmbeddingCost(record, spend, io.principal, deps));
+  const cache = attempt.target.cache && (await lookupAttemptCache(attempt.target.cache, { call, provider: adapter.name, headers: attemptHeaders, clientGone: io.clientGone }, deps, onEmbedded));
   const chosen = {
     adapter,
     target,
@@ -186,6 +188,7 @@ async function runAttempt(state: RequestState, index: number): Promise<AttemptEn
     { upstream: deps.upstream, checks: deps.checks, random: state.random },
   ));
   const { answer, status } = tried;
+  for (const left of tried.dropped ?? []) await noteLeftAttempt(io.record, { provider: adapter.name, body: call.body, answer: left }, io.principal, deps);
   const failed = status === undefined || status >= 300 || tried.guardrailFailed;
   const next: number | undefined = failed ? nextAttempt(plan, index, status ?? 'network') : undefined;
   if (next !== undefined) {

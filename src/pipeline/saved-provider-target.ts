@@ -6,6 +6,9 @@
  *
  * The client cannot send a saved credential elsewhere: with a saved provider, x-gateway-custom-host and the cloud
  * headers (which choose hosts too) are refused rather than combined with the stored settings.
+ *
+ * A provider's structured settings (the Azure deployment list) give the cloud settings for the request's model
+ * (src/providers/integration-settings.ts); the integration's custom headers go with every call (integration-headers.ts).
  */
 import type { GatewayHeaders, Principal } from '../core/context.ts';
 import { badRequest, GatewayError, invalidParam } from '../core/errors.ts';
@@ -16,6 +19,8 @@ import type { SavedProvider, SavedProviderRef, SavedProviders } from '../domain/
 import { isExpired, neverExhausted, type ExhaustionCheck } from '../domain/providers/status.ts';
 import { legacyCloudValues } from '../domain/virtual-keys/model-config.ts';
 import type { ProviderAdapter } from '../providers/contract.ts';
+import { integrationDeclarationOf } from '../providers/registry.ts';
+import { customHeadersOf, withCustomHeaders } from './integration-headers.ts';
 import { providerReference, type ProviderReference } from './provider-reference.ts';
 import { customBaseUrl, resolveTarget, type ResolvedTarget, type TargetDeps } from './resolve-target.ts';
 
@@ -66,7 +71,10 @@ function refuseClientDestination(headers: GatewayHeaders, slug: string): void {
   if (first !== undefined) throw invalidParam(`x-gateway-${first}`, `x-gateway-${first} (or the config field that sets it) ${reason}`, 'cloud_settings_not_allowed');
 }
 
-/** The adapter's cloud settings from the integration's configurations (by declared config field) and legacy fields. */
+/**
+ * The adapter's cloud settings from the integration's configurations (by declared config field), its structured
+ * settings for this model (which win: a deployment chosen by model over the integration's single one) and legacy fields.
+ */
 function cloudOf(adapter: ProviderAdapter, settings: MappedSettings, model: string | undefined): Record<string, string> {
   const declared = adapter.cloudSettings?.settings ?? [];
   const cloud: Record<string, string> = {};
@@ -74,6 +82,10 @@ function cloudOf(adapter: ProviderAdapter, settings: MappedSettings, model: stri
     const value = configField === undefined ? undefined : settings.configurations[configField];
     if (typeof value === 'string' && value.length > 0) cloud[key] = value;
     else if (typeof value === 'object' && value !== null) cloud[key] = JSON.stringify(value);
+  }
+  for (const setting of integrationDeclarationOf(adapter.name)?.settings ?? []) {
+    const stored = settings.configurations[setting.field];
+    if (stored !== undefined && stored !== null) Object.assign(cloud, setting.cloudFor(stored, model));
   }
   return { ...cloud, ...legacyCloudValues(declared, settings.modelConfig, model) };
 }
@@ -109,7 +121,7 @@ async function savedTarget(saved: SavedProvider, reference: ProviderReference, h
   else throw invalidParam(param, `${label} (${adapter.name}) has no public endpoint and its integration sets no custom_host.`, 'custom_host_required');
   const isCustom = typeof customHost === 'string' && customHost.length > 0;
   return {
-    adapter,
+    adapter: withCustomHeaders(adapter, customHeadersOf(settings.configurations.custom_headers)),
     target: { provider: adapter.name, baseUrl, customHost: isCustom, apiKey: settings.apiKey ?? headers.providerToken, cloud },
   };
 }

@@ -6,6 +6,10 @@ import { azureAiInferenceAdapter } from './azure-ai-inference/index.ts';
 import { azureAiInferenceCloudSettings } from './azure-ai-inference/cloud-settings.ts';
 import { azureOpenAiAdapter } from './azure-openai/index.ts';
 import { azureOpenAiCloudSettings } from './azure-openai/cloud-settings.ts';
+import { createEntraAuth, withEntraAuth } from './azure-openai/entra.ts';
+import { azureAiInferenceIntegration, azureOpenAiIntegration } from './azure-openai/integration.ts';
+import { assumeRoleSettings, bedrockIntegration, createAssumedRoles, withAssumedRole } from './bedrock/assume-role.ts';
+import type { IntegrationDeclaration } from './integration-settings.ts';
 import { createCohereAdapter } from './cohere/index.ts';
 import type { CloudSettings, ProviderAdapter } from './contract.ts';
 import { createGoogleAdapter } from './google/index.ts';
@@ -23,14 +27,34 @@ function withCloud(adapter: ProviderAdapter, cloudSettings: CloudSettings): Prov
   return { ...adapter, cloudSettings };
 }
 
-export function createProviderRegistry(): ProviderRegistry {
+export interface RegistryOptions {
+  /** ms since the epoch, for the expiry of the credentials the adapters obtain (Entra tokens, assumed roles) */
+  now?: () => number;
+}
+
+export function createProviderRegistry(options: RegistryOptions = {}): ProviderRegistry {
+  const now = options.now ?? Date.now;
+  // each registry holds its own obtained credentials: two gateways in one process never share them
+  const entra = createEntraAuth({ now });
   const adapters: ProviderAdapter[] = [...openAiCompatibleVendors.map(createOpenAiCompatibleAdapter), anthropicAdapter];
-  adapters.push(withCloud(bedrockAdapter, bedrockCloudSettings));
-  adapters.push(withCloud(azureOpenAiAdapter, azureOpenAiCloudSettings));
-  adapters.push(withCloud(azureAiInferenceAdapter, azureAiInferenceCloudSettings));
+  const bedrockSettings = { ...bedrockCloudSettings, settings: [...bedrockCloudSettings.settings, ...assumeRoleSettings] };
+  adapters.push(withCloud(withAssumedRole(bedrockAdapter, createAssumedRoles({ now })), bedrockSettings));
+  adapters.push(withCloud(withEntraAuth(azureOpenAiAdapter, entra), azureOpenAiCloudSettings));
+  adapters.push(withCloud(withEntraAuth(azureAiInferenceAdapter, entra), azureAiInferenceCloudSettings));
   adapters.push(createCohereAdapter(), createVoyageAdapter(), createPineconeAdapter());
   adapters.push(createGoogleAdapter(), withCloud(createVertexAdapter(), vertexCloudSettings));
   return new Map(adapters.map((adapter) => [adapter.name, adapter]));
+}
+
+/** What each provider reads from an integration beyond its cloud settings (integration-settings.ts). */
+const integrationDeclarations: ReadonlyMap<string, IntegrationDeclaration> = new Map([
+  [azureOpenAiAdapter.name, azureOpenAiIntegration],
+  [azureAiInferenceAdapter.name, azureAiInferenceIntegration],
+  [bedrockAdapter.name, bedrockIntegration],
+]);
+
+export function integrationDeclarationOf(providerName: string): IntegrationDeclaration | undefined {
+  return integrationDeclarations.get(providerName);
 }
 
 /** The name of every provider the registry builds: what a catalog entry or a config may name. */

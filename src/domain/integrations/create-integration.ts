@@ -24,7 +24,7 @@ import { actorId } from '../guardrails/access.ts';
 import { chooseSlug, prefixedSlug, randomHex6 } from '../slugs.ts';
 import { targetWorkspace } from '../workspaces/access.ts';
 import { requireIntegrationManager } from './access.ts';
-import { storableConfigurations, type IntegrationRules } from './configurations.ts';
+import { checkConfigurationRules, storableConfigurations, type IntegrationRules } from './configurations.ts';
 import { sealProviderKey } from './credentials.ts';
 import { ensureDefaultProvider, type DefaultProvider } from './default-provider.ts';
 import { checkSecretMappings } from './definition.ts';
@@ -59,6 +59,7 @@ export async function createIntegration(
   const configurations = await storableConfigurations(body.configurations ?? {}, body.ai_provider_id, rules, cipher);
   const secretMappings = checkSecretMappings(body.secret_mappings ?? [], body.ai_provider_id, rules);
   const key = body.key === undefined ? { sealedKey: null, maskedKey: null } : sealProviderKey(body.key, cipher);
+  checkConfigurationRules(body.ai_provider_id, { configurations, mappedFields: secretMappings.map((mapping) => mapping.target_field), hasKey: key.sealedKey !== null }, rules);
   const organisationId = principal.organisationId;
   const slug = await chooseSlug({
     requested: body.slug,

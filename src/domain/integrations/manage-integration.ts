@@ -4,7 +4,8 @@ import { isSealed, type SecretCipher } from '../../secrets/cipher.ts';
 import type { Db } from '../../storage/database.ts';
 import { updateIntegrationRow, type IntegrationRow, type NewIntegrationRow } from '../../storage/repositories/integrations.ts';
 import { integrationNotFound, managedIntegration } from './access.ts';
-import { storableConfigurations, type IntegrationRules, type StoredConfigurations } from './configurations.ts';
+import { checkConfigurationRules, storableConfigurations, type IntegrationRules, type StoredConfigurations } from './configurations.ts';
+import { storedSecretMappings } from '../providers/secret-mappings.ts';
 import { sealProviderKey } from './credentials.ts';
 import { checkSecretMappings } from './definition.ts';
 import type { UpdateIntegrationInput } from './inputs.ts';
@@ -32,6 +33,15 @@ export async function updateIntegration(
   }
   if (body.secret_mappings !== undefined) changes.secretMappings = checkSecretMappings(body.secret_mappings, row.aiProviderId, rules);
   if (body.pricing_adjustments !== undefined) changes.pricingAdjustments = body.pricing_adjustments;
+  checkConfigurationRules(
+    row.aiProviderId,
+    {
+      configurations: changes.configurations ?? (row.configurations as StoredConfigurations),
+      mappedFields: storedSecretMappings(changes.secretMappings ?? row.secretMappings).map((mapping) => mapping.target_field),
+      hasKey: (changes.sealedKey ?? row.sealedKey) !== null,
+    },
+    rules,
+  );
   const updated = await updateIntegrationRow(db, row.id, changes);
   if (!updated) throw integrationNotFound(idOrSlug);
   return updated;

@@ -10,7 +10,7 @@ import { lookupCache, type CacheStep } from '../../cache/semantic-pipeline.ts';
 import type { SemanticCaches } from '../../cache/semantic/semantic-caches.ts';
 import type { InferenceCall } from '../../providers/contract.ts';
 import type { PlannedCache } from '../../routing/target-settings.ts';
-import { embedText, type EmbedDeps } from './semantic-embedding.ts';
+import { embedText, type EmbedDeps, type EmbeddingSpend } from './semantic-embedding.ts';
 
 export interface CacheLookupDeps extends EmbedDeps {
   responses: ResponseCache;
@@ -24,8 +24,18 @@ export interface AttemptCacheInput {
   clientGone: AbortLink;
 }
 
-export async function lookupAttemptCache(settings: PlannedCache | undefined, input: AttemptCacheInput, deps: CacheLookupDeps): Promise<CacheStep | undefined> {
+/** `onEmbedded`: told what a semantic lookup's embedding call used (the cost step prices it), hit or miss. */
+export async function lookupAttemptCache(
+  settings: PlannedCache | undefined,
+  input: AttemptCacheInput,
+  deps: CacheLookupDeps,
+  onEmbedded?: (spend: EmbeddingSpend) => Promise<void>,
+): Promise<CacheStep | undefined> {
   if (!settings) return undefined;
-  const embed = (text: string, embedding: Parameters<typeof embedText>[1], headers: GatewayHeaders, clientGone: AbortLink) => embedText(text, embedding, headers, clientGone, deps);
+  const embed = async (text: string, embedding: Parameters<typeof embedText>[1], headers: GatewayHeaders, clientGone: AbortLink) => {
+    const embedded = await embedText(text, embedding, headers, clientGone, deps);
+    await onEmbedded?.(embedded.spend);
+    return embedded;
+  };
   return lookupCache({ settings, responses: deps.responses, ...input }, { semantic: deps.semantic, embed });
 }

@@ -5,7 +5,11 @@
  * usage, noted at its end, is priced like a JSON answer's.
  *
  * Attempts that answered and were not chosen (a fallback from an answer its output guardrails failed) were paid
- * for too: their cost is computed here, from their own usage and price, and added to the request's.
+ * for too: their cost is computed here, from their own usage and price, and added to the request's. So are the
+ * answers a retry dropped (a retried answer its guardrails failed) and the semantic cache's embedding call (on a
+ * hit too: a semantic hit costs its embedding, and saves its answer's price). They all go into the row's `cost`,
+ * the total the request made the gateway pay; `attempts` lists the tries. An embedding or dropped answer without
+ * usage, or without a known price, makes the cost unknown, never 0.
  *
  * A price lookup that fails (the database unreachable on a cold cache) never fails the request: the cost is then
  * recorded as unknown.
@@ -19,6 +23,7 @@ import type { ModelPrice } from '../../pricing/model-price.ts';
 import type { Outcome } from '../outcome.ts';
 import type { Answer } from '../read-answer.ts';
 import { answerUsage } from './usage.ts';
+import type { EmbeddingSpend } from './semantic-embedding.ts';
 
 export interface CostDeps {
   /** custom and integration prices; the shipped catalog alone when absent */
@@ -69,4 +74,12 @@ export async function noteLeftAttempt(
   if (!usage) return;
   const price = await priceOf({ provider: left.provider, model: modelOf(left.body), principal, integrationId: record.integrationId }, deps);
   noteEarlierAttemptCost(record, price ? costOfUsage(usage, price) : null);
+}
+
+/** The semantic cache's embedding call: its cost joins the request's (unknown when it reported no usage). */
+export async function noteEmbeddingCost(record: RequestRecord | undefined, spend: EmbeddingSpend, principal: Principal | undefined, deps: CostDeps): Promise<void> {
+  if (!record) return;
+  // priced as the embedding provider's own model: the request's saved provider (integration) is another's
+  const price = spend.usage ? await priceOf({ provider: spend.provider, model: spend.model, principal, integrationId: undefined }, deps) : null;
+  noteEarlierAttemptCost(record, spend.usage && price ? costOfUsage(spend.usage, price) : null);
 }

@@ -4,6 +4,7 @@
  * configured provider (so any provider that serves embeddings can embed prompts), the base URL it resolves
  * (a custom host through the SSRF guard), the shared undici pool, and the one answer reader (read-answer.ts) into
  * OpenAI's `{data: [{embedding}]}`. It throws on any failure; the caller turns that into a cache miss.
+ * The call is paid for like any other: it reports what it used (`spend`), which the cost step adds to the request's.
  */
 import { createHash } from 'node:crypto';
 import type { AbortLink } from '../../core/abort-link.ts';
@@ -15,6 +16,8 @@ import type { InferenceCall } from '../../providers/contract.ts';
 import { readAnswer } from '../read-answer.ts';
 import type { PlannedEmbedding } from '../../routing/target-settings.ts';
 import type { UpstreamClient } from '../../upstream/client.ts';
+import type { TokenUsage } from '../../logging/usage.ts';
+import { usageOf } from '../../logging/usage.ts';
 
 /**
  * An embedding slower than this is a miss: the user's request is waiting for it, and an upstream answer is
@@ -70,7 +73,21 @@ export function vectorOf(answer: unknown): Float32Array {
   return vector;
 }
 
-export async function embedText(text: string, embedding: PlannedEmbedding, attempt: GatewayHeaders, clientGone: AbortLink, deps: EmbedDeps): Promise<Embedding> {
+/** What one embedding call used, for the request's cost: the provider, the model and the answer's usage. */
+export interface EmbeddingSpend {
+  provider: string;
+  model: string;
+  /** undefined when the answer reported none */
+  usage: TokenUsage | undefined;
+}
+
+export async function embedText(
+  text: string,
+  embedding: PlannedEmbedding,
+  attempt: GatewayHeaders,
+  clientGone: AbortLink,
+  deps: EmbedDeps,
+): Promise<Embedding & { spend: EmbeddingSpend }> {
   const headers = embeddingHeaders(embedding, attempt);
   const { adapter, target } = await resolveTarget(headers, 'embeddings', deps);
   const body = { model: embedding.model, input: text };
@@ -93,7 +110,8 @@ export async function embedText(text: string, embedding: PlannedEmbedding, attem
     const detail = answer.kind === 'provider-error' ? `: ${JSON.stringify(answer.body).slice(0, 200)}` : '';
     throw new Error(`the embedding provider answered ${answer.status}${detail}`);
   }
+  const spend: EmbeddingSpend = { provider: adapter.name, model: embedding.model, usage: isRecord(answer.canonical) ? usageOf(answer.canonical.usage) : undefined };
   const vector = vectorOf(answer.canonical);
   const space = createHash('sha256').update(`${adapter.name}\n${target.baseUrl}\n${embedding.model}`).digest('hex').slice(0, 32);
-  return { space, vector };
+  return { space, vector, spend };
 }

@@ -51,6 +51,8 @@ export interface AttemptResult {
   status: number | undefined;
   /** a guardrail failed the answer */
   guardrailFailed: boolean;
+  /** answers a retry left behind (paid for all the same: the cost step adds what they used) */
+  dropped?: Answer[];
 }
 
 /** A failure that moves on to a retry or a fallback: no connection, a timeout. Anything else is final. */
@@ -63,6 +65,7 @@ export async function callWithRetries(attempt: AttemptCall, deps: AttemptDeps): 
   const retry = attempt.retry ?? NO_RETRY;
   const timeoutMs = options.headers.requestTimeoutMs;
   let retries = 0;
+  const dropped: Answer[] = [];
   for (;;) {
     let answer: Answer | undefined;
     let verdict: OutputVerdict | undefined;
@@ -90,10 +93,11 @@ export async function callWithRetries(attempt: AttemptCall, deps: AttemptDeps): 
     if (attempt.record) logTry(attempt, retries, answer, guardrailFailed ? verdict : undefined, failure, startedAt);
     const retryable = status === undefined || ((status >= 300 || guardrailFailed) && isRetryableStatus(retry, status));
     if (!retryable || retries >= retry.attempts || options.clientGone.aborted) {
-      return { answer, verdict, failure, retries, status, guardrailFailed };
+      return { answer, verdict, failure, retries, status, guardrailFailed, dropped };
     }
     const wait = retryDelayMs(retry, retries, answer?.attempt.response.headers, deps.random, Date.now());
     answer?.attempt.done();
+    if (answer) dropped.push(answer);
     retries += 1;
     await sleep(wait, undefined, { signal: options.clientGone.signal }).catch(() => {});
   }

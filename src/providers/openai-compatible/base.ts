@@ -5,6 +5,7 @@
  */
 import type {
   Capabilities,
+  CloudSettings,
   InferenceCall,
   ProviderAdapter,
   ProviderTarget,
@@ -34,6 +35,8 @@ export interface OpenAiCompatibleVendor {
    * and parameters it names differently (renamed). The body is rebuilt only when one of them is present.
    */
   deviations?: Partial<Record<RouteKind, { unsupported?: readonly string[]; renamed?: Readonly<Record<string, string>> }>>;
+  /** the x-gateway-<vendor>-* settings `headers` reads (OpenAI's organization and project) */
+  cloudSettings?: CloudSettings;
 }
 
 /** Upstream path per built-in route, relative to the base URL (OpenAI's layout). */
@@ -103,6 +106,7 @@ export function createOpenAiCompatibleAdapter(vendor: OpenAiCompatibleVendor): P
     name: vendor.name,
     capabilities,
     defaultBaseUrl: vendor.defaultBaseUrl,
+    ...(vendor.cloudSettings ? { cloudSettings: vendor.cloudSettings } : {}),
     buildRequest(call: InferenceCall, target: ProviderTarget): UpstreamRequest {
       const query = call.query ? `?${call.query}` : '';
       const url = vendor.url ? vendor.url(call, target) : `${target.baseUrl}${upstreamPath(call)}${query}`;

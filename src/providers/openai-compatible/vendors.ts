@@ -9,6 +9,7 @@
 import type { InferenceCall, ProviderTarget, RouteKind } from '../contract.ts';
 import { withVersion } from '../shared/api-version.ts';
 import { upstreamPath, type OpenAiCompatibleVendor } from './base.ts';
+import { openAiCloudSettings, openAiOrganizationHeaders } from './openai-organization.ts';
 import { normaliseRerank } from './rerank.ts';
 
 const CHAT_FAMILY: readonly RouteKind[] = ['chat', 'completions', 'embeddings', 'models'];
@@ -27,7 +28,7 @@ function localServerUrl(call: InferenceCall, target: ProviderTarget): string {
 
 export const openAiCompatibleVendors: readonly OpenAiCompatibleVendor[] = [
   // https://platform.openai.com/docs/api-reference
-  { name: 'openai', defaultBaseUrl: 'https://api.openai.com/v1', auth: 'bearer', routes: OPENAI_ROUTES },
+  { name: 'openai', defaultBaseUrl: 'https://api.openai.com/v1', auth: 'bearer', routes: OPENAI_ROUTES, headers: openAiOrganizationHeaders, cloudSettings: openAiCloudSettings },
   // https://console.groq.com/docs/openai ("not supported ... will result in a 400 error")
   {
     name: 'groq',
