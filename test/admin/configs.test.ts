@@ -215,6 +215,22 @@ for (const backend of testBackends()) {
       await audited('configs.update', 'failed');
     });
 
+    test('a config read back and PUT with its masked credentials keeps the stored ones; a mask with nothing stored is a 400', async () => {
+      const created = await create({ name: 'Round trip', workspace_id: A });
+      const shown = (await details(created.id)).config;
+      assert.equal(shown.targets[0].api_key, '********');
+      const edited = { ...shown, targets: [{ ...shown.targets[0], request_timeout: 7000 }, shown.targets[1], { provider: 'openai', api_key: 'sk-new' }] };
+      await ok('PUT', `/configs/${created.id}`, { config: edited });
+      const version = (await details(created.id)).version_id;
+      const [stored] = await db().select().from(configVersions).where(eq(configVersions.id, version));
+      const opened = openConfigSecrets(stored!.config as typeof FALLBACK & { targets: Array<{ api_key: string; request_timeout?: number }> }, cipher);
+      assert.deepEqual(opened.targets.map((target) => target.api_key), ['sk-a', 'sk-b', 'sk-new'], 'the masks kept the stored keys; the new key is new');
+      assert.equal(opened.targets[0]!.request_timeout, 7000, 'the edit landed');
+      // the third target had nothing stored at its place before this PUT, and the fourth has nothing now
+      const nothingStored = { ...edited, targets: [...edited.targets, { provider: 'anthropic', api_key: '********' }] };
+      await expectParam('PUT', `/configs/${created.id}`, { config: nothingStored }, 'config.targets[3].api_key');
+    });
+
     test('PUT status archived archives, as DELETE does', async () => {
       const created = await create({ name: 'Retire me' });
       await ok('PUT', `/configs/${created.slug}`, { status: 'archived' });

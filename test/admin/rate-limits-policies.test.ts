@@ -79,6 +79,7 @@ for (const backend of testBackends()) {
       assert.deepEqual(rest, {
         id: created.id, name: 'Per user', conditions: PER_USER.conditions, group_by: PER_USER.group_by, type: 'requests', unit: 'rpm', value: 10,
         on_store_failure: 'open', status: 'active', workspace_id: null, organisation_id: gateway.gateway.bootstrap.organisation.id, object: 'rate_limits_policy',
+        usage: [],
       });
       await audited('rate_limits_policies.create', 'success');
     });

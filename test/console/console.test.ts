@@ -2,7 +2,9 @@
  * The admin console in a real browser against the real server: sign in with the admin key, create a workspace
  * and a key (its secret shown once), save a config with a validation error (shown at its path) then fixed, save
  * a second version and see the diff, send a test request through it with the new key, find it in the live logs,
- * see it counted in analytics (the API's own numbers), revoke the key and see the next request refused.
+ * see it counted in analytics (the API's own numbers, grouped by provider and key), a rate-limit policy created
+ * from its form (a validation error at its field) with its live count, an integration created and edited, the
+ * masked credentials of a config saved back unchanged, revoke the key and see the next request refused.
  * Screenshots of each main page land in docs/console/. Also the static route itself: content types, caching,
  * security headers, the SPA fallback and path traversal.
  */
@@ -93,7 +95,7 @@ test('sign in, workspace, key, config with a validation error then fixed, try it
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   // the refusals this flow provokes on purpose; any other failed call is a bug
-  const expected = [/^400 POST \/v1\/configs$/, /^401 GET \/v1\/api-keys$/, /^401 POST \/v1\/chat\/completions$/];
+  const expected = [/^400 POST \/v1\/configs$/, /^400 POST \/v1\/policies\/rate-limits$/, /^401 GET \/v1\/api-keys$/, /^401 POST \/v1\/chat\/completions$/];
   page.on('response', (response) => {
     const seen = `${response.status()} ${response.request().method()} ${new URL(response.url()).pathname}`;
     if (response.status() >= 400 && !expected.some((pattern) => pattern.test(seen))) errors.push(seen);
@@ -131,6 +133,21 @@ test('sign in, workspace, key, config with a validation error then fixed, try it
   await page.getByRole('cell', { name: 'ci key', exact: true }).waitFor();
   assert.equal(await page.getByTestId('secret-value').count(), 0, 'the secret is gone once dismissed');
 
+  // a rate-limit policy per key in this workspace, from the form: the API's validation error shows at its field
+  await openSection(page, 'Limits');
+  await page.getByRole('button', { name: 'New rate-limit policy' }).click();
+  await page.getByLabel('Name (optional)').fill('Per key');
+  await page.getByLabel('Limit', { exact: true }).fill('-1');
+  await page.getByLabel('Per', { exact: true }).selectOption('rph');
+  await page.getByRole('button', { name: 'Create rate-limit policy' }).click();
+  const fieldError = page.getByTestId('field-error');
+  await fieldError.waitFor();
+  assert.equal(await page.getByLabel('Limit', { exact: true }).getAttribute('aria-invalid'), 'true', 'the error is at the Limit field');
+  assert.ok((await fieldError.textContent())!.length > 0, 'the API\'s message');
+  await page.getByLabel('Limit', { exact: true }).fill('60');
+  await page.getByRole('button', { name: 'Create rate-limit policy' }).click();
+  await page.getByRole('cell', { name: '60 requests rph' }).waitFor();
+
   // a config: the API's validation error is shown at its path, then fixed
   await openSection(page, 'Configs');
   await page.getByRole('button', { name: 'New config' }).click();
@@ -149,7 +166,11 @@ test('sign in, workspace, key, config with a validation error then fixed, try it
   await page.getByRole('heading', { name: /Fallback/, level: 1 }).waitFor();
 
   // a second version and the diff between the two
-  await page.getByLabel('Config (JSON)').fill(configText(target('error-500'), 'good-v2'));
+  // the editor shows the stored credentials masked; saving them back unchanged keeps the stored ones
+  const shown = await page.getByLabel('Config (JSON)').inputValue();
+  assert.equal(shown.match(/"api_key": "\*{8}"/g)?.length, 2, shown);
+  assert.doesNotMatch(shown, /sk-upstream/);
+  await page.getByLabel('Config (JSON)').fill(shown.replace('"model": "good"', '"model": "good-v2"'));
   await page.getByRole('button', { name: 'Save new version' }).click();
   await page.getByText('2 versions, newest first.').waitFor();
   const diff = (await page.getByTestId('config-diff').textContent())!;
@@ -164,6 +185,8 @@ test('sign in, workspace, key, config with a validation error then fixed, try it
   await page.getByText('x-gateway-trace-id').first().waitFor({ state: 'attached' });
   await screenshot(page, 'config');
   const traceId = (await page.getByTestId('try-trace').textContent())!;
+  const answered = upstream.requests.filter((recorded) => (recorded.json as { model?: string } | undefined)?.model === 'good-v2');
+  assert.deepEqual(answered.map((recorded) => recorded.headers.authorization), ['Bearer sk-upstream'], 'the kept credential reached the upstream');
 
   // the request in the live logs (the table polls until the request log has written it), with its attempts
   await page.getByTestId('try-trace').click();
@@ -176,6 +199,17 @@ test('sign in, workspace, key, config with a validation error then fixed, try it
   const detail = page.getByTestId('log-detail');
   await detail.getByText('config.targets[1]').first().waitFor();
   assert.match((await detail.getByRole('region').or(detail).first().textContent())!, /error-500/, 'the failed first attempt is shown');
+  const columns = await page.locator('table.logs').evaluate((table: HTMLTableElement) => {
+    const wrap = table.parentElement!;
+    wrap.scrollLeft = wrap.scrollWidth;
+    const box = wrap.getBoundingClientRect();
+    const cells = [...table.querySelectorAll('tbody tr:first-child td')] as HTMLElement[];
+    const trace = cells.at(-1)!.getBoundingClientRect();
+    const seen = { clipped: cells.filter((cell) => cell.scrollWidth > cell.clientWidth + 1).length, traceInView: trace.left >= box.left - 1 && trace.right <= box.right + 1 };
+    wrap.scrollLeft = 0;
+    return seen;
+  });
+  assert.deepEqual(columns, { clipped: 0, traceInView: true }, 'no column is cut; scrolled sideways, the trace id is in view');
   await screenshot(page, 'logs');
 
   // counted in analytics, with the analytics API's own numbers
@@ -189,6 +223,43 @@ test('sign in, workspace, key, config with a validation error then fixed, try it
   await page.getByTestId('analytics-groups').getByText('good-v2').waitFor();
   await page.locator('.chart-box canvas').first().waitFor();
   await screenshot(page, 'analytics');
+  await page.getByLabel('Group by').selectOption('providers');
+  await page.getByTestId('analytics-groups').getByRole('cell', { name: 'openai', exact: true }).waitFor();
+  await page.getByLabel('Group by').selectOption('api-keys');
+  await page.getByTestId('analytics-groups').getByRole('cell', { name: 'ci key', exact: true }).waitFor();
+  const byKey = await api('GET', '/analytics/groups/api-keys?workspace_slug=team-a', gateway.adminKey);
+  assert.equal(byKey.body.data[0].api_key_name, 'ci key');
+  assert.match((await page.getByTestId('analytics-groups').textContent())!, new RegExp(`ci key${byKey.body.data[0].requests}`));
+
+  // the rate-limit policy's consumption, as the API counts it; then edited from its form
+  await openSection(page, 'Limits');
+  await page.getByRole('button', { name: 'Usage', exact: true }).click();
+  const policies = await api('GET', '/policies/rate-limits?workspace_id=team-a', gateway.adminKey);
+  const counted = await api('GET', `/policies/rate-limits/${policies.body.data[0].id}`, gateway.adminKey);
+  assert.equal(counted.body.usage.length, 1, JSON.stringify(counted.body));
+  const usage = page.getByTestId('rate-usage');
+  await usage.getByText(counted.body.usage[0].entity).waitFor();
+  assert.match((await usage.textContent())!, new RegExp(`${counted.body.usage[0].count} of 60`));
+  await screenshot(page, 'limits');
+  await page.getByRole('button', { name: 'Edit Per key' }).click();
+  await page.getByLabel('Limit', { exact: true }).fill('100');
+  await page.getByRole('button', { name: 'Save rate-limit policy' }).click();
+  await page.getByRole('cell', { name: '100 requests rph' }).waitFor();
+
+  // an integration created and renamed from its forms; its key shown masked
+  await openSection(page, 'Providers');
+  await page.getByRole('button', { name: 'New integration' }).click();
+  await page.getByLabel('Name', { exact: true }).fill('Upstream');
+  await page.getByLabel('API key (optional)').fill('sk-integration-secret');
+  await page.getByRole('button', { name: 'Create integration' }).click();
+  await page.getByRole('cell', { name: 'Upstream', exact: true }).waitFor();
+  assert.doesNotMatch((await page.locator('main').textContent())!, /sk-integration-secret/);
+  await page.getByRole('button', { name: 'Edit Upstream' }).click();
+  await page.getByText(/^Stored: sk-i\*{8}cret\. Leave empty to keep it\.$/).waitFor();
+  await page.getByLabel('Name', { exact: true }).fill('Upstream two');
+  await page.getByRole('button', { name: 'Save integration' }).click();
+  await page.getByRole('cell', { name: 'Upstream two', exact: true }).waitFor();
+  await screenshot(page, 'providers');
 
   // revoke the key: the next request with it is refused
   await openSection(page, 'API keys');
@@ -207,7 +278,7 @@ test('sign in, workspace, key, config with a validation error then fixed, try it
   await page.getByRole('button', { name: 'Filter' }).click();
   await page.getByRole('cell', { name: 'api_keys.delete' }).waitFor();
   await screenshot(page, 'audit-log');
-  for (const [section, name] of [['Users & invites', 'users'], ['Providers', 'providers'], ['Limits', 'limits']] as const) {
+  for (const [section, name] of [['Users & invites', 'users']] as const) {
     await openSection(page, section);
     await page.getByRole('status').first().waitFor({ state: 'detached' }).catch(() => {});
     await screenshot(page, name);
@@ -225,6 +296,15 @@ test('sign in, workspace, key, config with a validation error then fixed, try it
   await page.getByTestId('summary-requests').waitFor();
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375 + 1), 'no horizontal scroll at 375 px');
   await screenshot(page, 'analytics-phone');
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await openSection(page, 'Logs');
+  await page.getByRole('row').filter({ hasText: traceId }).getByRole('button').click();
+  await detail.getByText('config.targets[1]').first().waitFor();
+  assert.equal(await detail.evaluate((pane) => getComputedStyle(pane).position), 'fixed', 'the detail pane overlays the table');
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375 + 1), 'no horizontal scroll with the detail open');
+  await screenshot(page, 'logs-phone');
+  await page.keyboard.press('Escape');
+  await detail.waitFor({ state: 'detached' });
 
   assert.deepEqual(errors, []);
   await context.close();

@@ -32,7 +32,7 @@ const MEMBER_SCOPES = [
   'providers.list', 'providers.create', 'rate_limits_policies.list', 'rate_limits_policies.create', 'usage_limits_policies.list',
 ];
 
-const ACTION = /^(New|Create|Save|Delete|Revoke|Rotate|Remove|Archive|Invite|Add|Start|Cancel)\b/;
+const ACTION = /^(New|Create|Save|Edit|Delete|Revoke|Rotate|Remove|Archive|Invite|Add|Start|Cancel)\b/;
 
 async function visibleActions(page: Page): Promise<string[]> {
   const names: string[] = [];
@@ -50,6 +50,10 @@ test('a workspace member sees no action it cannot take, and why', { timeout: 50_
   assert.equal(workspace.status, 200);
   const saved = await admin('POST', '/configs', { name: 'Shared', workspace_id: 'members-only', config: { retry: { attempts: 1 } } });
   assert.equal(saved.status, 200, JSON.stringify(saved.body));
+  const policy = await admin('POST', '/policies/rate-limits', {
+    name: 'Team cap', workspace_id: 'members-only', conditions: [{ key: 'workspace_id', value: workspace.body.id }], group_by: [{ key: 'api_key' }], type: 'requests', unit: 'rpm', value: 30,
+  });
+  assert.equal(policy.status, 200, JSON.stringify(policy.body));
   const invite = await admin('POST', '/admin/users/invites', {
     email: 'member@example.com', role: 'member', workspaces: [{ id: workspace.body.id, role: 'member' }], workspace_api_key_details: { scopes: MEMBER_SCOPES },
   });
@@ -100,7 +104,9 @@ test('a workspace member sees no action it cannot take, and why', { timeout: 50_
   }
   await openSection(page, 'Limits');
   await page.getByRole('heading', { name: 'Usage-limit policies' }).waitFor();
-  assert.deepEqual(await visibleActions(page), []);
+  await page.getByRole('cell', { name: 'Team cap' }).waitFor();
+  assert.deepEqual(await visibleActions(page), [], 'no edit or delete on a policy');
+  assert.equal((await call('PUT', `/policies/rate-limits/${policy.body.id}`, memberKey, { value: 1 })).status, 403, 'the API refuses the edit too');
   await openSection(page, 'Logs');
   await page.getByRole('heading', { name: 'Export jobs' }).waitFor();
   await page.getByText('Your key lacks the `logs.export` scope.').waitFor();

@@ -44,12 +44,20 @@ const chat = (key: string) =>
     authorization: 'Bearer sk-client',
   });
 
+/** The primary's child processes that run the gateway (tsx may add an esbuild service process of its own). */
 function childrenOf(pid: number): number[] {
-  return readdirSync(`/proc/${pid}/task`).flatMap((task) => {
+  const children = readdirSync(`/proc/${pid}/task`).flatMap((task) => {
     try {
       return readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
     } catch {
       return []; // the thread ended between the listing and the read
+    }
+  });
+  return children.filter((child) => {
+    try {
+      return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('main.ts');
+    } catch {
+      return false;
     }
   });
 }

@@ -1,6 +1,6 @@
 /**
  * Analytics: the API's graphs (requests, errors, latency percentiles, tokens, cost) over a range, as charts with
- * the API's own summary numbers, and its groups (by model, by user, by a metadata key's value). Filters are the
+ * the API's own summary numbers, and its groups (by model, provider, API key, user or a metadata key's value). Filters are the
  * API's: a range, API key ids, models.
  */
 import { useState } from 'preact/hooks';
@@ -24,7 +24,7 @@ const GRAPHS = [
 ] as const;
 
 const RANGES = [['1', 'Last hour'], ['24', 'Last 24 hours'], ['168', 'Last 7 days'], ['720', 'Last 30 days']] as const;
-const GROUPS = [['ai-models', 'Model'], ['users', 'User'], ['metadata', 'Metadata value']] as const;
+const GROUPS = [['ai-models', 'Model'], ['providers', 'Provider'], ['api-keys', 'API key'], ['users', 'User'], ['metadata', 'Metadata value']] as const;
 const GROUP_PAGE = 20;
 
 function summaryText(summary: Record<string, unknown>): string {

@@ -101,6 +101,7 @@ export function ConfigDetail({ id }: { id: string }) {
             <div class="two-columns">
               <section aria-labelledby="edit-title">
                 <h2 id="edit-title">{canUpdate.ok ? 'Edit' : 'Config'}</h2>
+                {canUpdate.ok && <p class="muted">Credentials show as <code>********</code>: leave one as it is to keep the stored credential, or type a new one.</p>}
                 <ConfigEditor initial={pretty(config.config)} label="Config (JSON)" saveLabel="Save new version" disabled={!canUpdate.ok}
                   onSave={async (body) => {
                     await api('PUT', `/configs/${id}`, { body: { config: body } });

@@ -19,6 +19,12 @@ export function LogDetail({ id, onClose }: { id: string; onClose(): void }) {
   const log = useLoad(() => get<LogObject>(`/logs/${id}`), [id]);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), [id]);
+  // the pane overlays the table on narrow screens: Escape closes it, as any overlay
+  useEffect(() => {
+    const escape = (event: KeyboardEvent) => event.key === 'Escape' && onClose();
+    addEventListener('keydown', escape);
+    return () => removeEventListener('keydown', escape);
+  }, [onClose]);
   return (
     <aside class="detail card" aria-labelledby="log-detail-title" data-testid="log-detail">
       <div class="row between">

@@ -1,6 +1,6 @@
 /**
  * A list of one admin resource with pages, an optional create form (a structured one, or the POST body as JSON
- * with an example) and delete: what providers, integrations and limit policies share.
+ * with an example), an edit form under a row, and delete: what providers, integrations and limit policies share.
  */
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
@@ -24,6 +24,8 @@ export interface ResourceProps<T> {
   nameOf(row: T): string;
   create?: { permission: Permission; label: string; example?: unknown; form?: (done: () => void) => ComponentChildren };
   remove?: { permission: Permission; label: string };
+  /** an edit form under the row */
+  edit?: { permission: Permission; form: (row: T, done: () => void) => ComponentChildren };
   /** more under a row (a policy's consumption) */
   expand?: (row: T) => ComponentChildren;
   empty: string;
@@ -35,13 +37,14 @@ export function ResourceSection<T>(props: ResourceProps<T>) {
   const [page, setPage] = useState(0);
   const [creating, setCreating] = useState(false);
   const [open, setOpen] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const [actionError, setActionError] = useState<unknown>(undefined);
   const list = useLoad(() => get<ListPage<T>>(props.path, { ...props.query, current_page: page, page_size: PAGE_SIZE }), [props.path, JSON.stringify(props.query), page]);
   const remove = async (row: T) => {
     if (!confirm(`${props.remove!.label} "${props.nameOf(row)}"?`)) return;
     setActionError(undefined);
     try {
-      await api('DELETE', `${props.path}/${encodeURIComponent(props.idOf(row))}`);
+      await api('DELETE', `${props.path}/${encodeURIComponent(props.idOf(row))}`, { query: props.query });
       list.reload();
     } catch (error) {
       setActionError(error);
@@ -54,6 +57,7 @@ export function ResourceSection<T>(props: ResourceProps<T>) {
   const hidden: Array<[string, Permission]> = [];
   if (props.create) hidden.push([props.create.label, props.create.permission]);
   if (props.remove) hidden.push([props.remove.label, props.remove.permission]);
+  if (props.edit) hidden.push(['Edit', props.edit.permission]);
   const slug = props.title.toLowerCase().replace(/\W+/g, '-');
   return (
     <section aria-labelledby={`${slug}-title`}>
@@ -88,10 +92,25 @@ export function ResourceSection<T>(props: ResourceProps<T>) {
                           {props.columns.map((column) => <td key={column.label}>{column.cell(row)}</td>)}
                           <td class="actions">
                             {props.expand && <button type="button" class="secondary" aria-expanded={open === id} onClick={() => setOpen(open === id ? null : id)}>{open === id ? 'Hide usage' : 'Usage'}</button>}
+                            {props.edit?.permission.ok && (
+                              <button type="button" class="secondary" aria-expanded={editing === id} aria-label={editing === id ? `Close the edit form of ${props.nameOf(row)}` : `Edit ${props.nameOf(row)}`} onClick={() => setEditing(editing === id ? null : id)}>
+                                {editing === id ? 'Close' : 'Edit'}
+                              </button>
+                            )}
                             {props.remove?.permission.ok && <button type="button" class="danger" onClick={() => remove(row)}>{props.remove.label}</button>}
                           </td>
                         </tr>
                         {open === id && props.expand && <tr key={`${id}-more`}><td colSpan={props.columns.length + 1}>{props.expand(row)}</td></tr>}
+                        {editing === id && props.edit && (
+                          <tr key={`${id}-edit`}>
+                            <td colSpan={props.columns.length + 1}>
+                              <div class="card edit-card">{props.edit.form(row, () => {
+                                setEditing(null);
+                                list.reload();
+                              })}</div>
+                            </td>
+                          </tr>
+                        )}
                       </>
                     );
                   })}

@@ -20,8 +20,12 @@ import { configNotFound, managedConfig } from './access.ts';
 import { checkDefaultPlace } from './create-config.ts';
 import { storableConfig } from './definition.ts';
 import type { UpdateConfigInput } from './inputs.ts';
+import { keepMaskedSecrets } from './masked-secrets.ts';
 
-/** A PUT replaces what it names; `config` as a whole. `status: archived` archives, as DELETE does. */
+/**
+ * A PUT replaces what it names; `config` as a whole, where a credential sent back masked keeps the stored one
+ * (masked-secrets.ts). `status: archived` archives, as DELETE does.
+ */
 export async function updateConfig(
   db: Db,
   principal: Principal,
@@ -34,7 +38,8 @@ export async function updateConfig(
     checkDefaultPlace(body.isDefault, found.workspaceId);
     if (body.isDefault === 1 && found.workspaceId !== null) await lockWorkspaceDefault(db, found.workspaceId);
   });
-  const object = body.config !== undefined ? storableConfig(body.config, rules, secrets) : await currentObject(db, row);
+  const stored = await currentObject(db, row);
+  const object = body.config !== undefined ? storableConfig(keepMaskedSecrets(body.config, stored), rules, secrets) : stored;
   const status = body.status ?? row.status;
   const isDefault = status === 'archived' ? false : body.isDefault === undefined ? row.isDefault : body.isDefault === 1;
   if (isDefault && !row.isDefault && row.workspaceId !== null) await clearWorkspaceDefault(db, row.workspaceId, row.id);

@@ -7,8 +7,9 @@ import { createHash } from 'node:crypto';
 import type { KvScript } from '../../kv/store.ts';
 import { READ_SCRIPT, RESERVE_SCRIPT, RESET_SCRIPT, SETTLE_SCRIPT } from '../../limits/budgets-script.ts';
 import { ADD_SCRIPT, TAKE_SCRIPT } from '../../limits/rate-limit-scripts.ts';
+import { RATE_READ_SCRIPT } from '../../limits/rate-limit-usage.ts';
 
-export const CLUSTER_SCRIPTS: readonly KvScript[] = [TAKE_SCRIPT, ADD_SCRIPT, RESERVE_SCRIPT, SETTLE_SCRIPT, RESET_SCRIPT, READ_SCRIPT];
+export const CLUSTER_SCRIPTS: readonly KvScript[] = [TAKE_SCRIPT, ADD_SCRIPT, RESERVE_SCRIPT, SETTLE_SCRIPT, RESET_SCRIPT, READ_SCRIPT, RATE_READ_SCRIPT];
 
 const ids = new WeakMap<KvScript, string>();
 

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../database.ts';
 import { rowsOf } from '../migrate.ts';
+import { pagedGroups, type GroupPage } from './analytics-groups.ts';
 import { bucketStart, usersSource, type AnalyticsFilters, type AnalyticsScope, type BucketSize } from './analytics-sources.ts';
 
 /**
@@ -16,9 +17,8 @@ export async function userBuckets(db: Db, scope: AnalyticsScope, filters: Analyt
 }
 
 /** Requests and cost (USD) per user, most active first. */
-export async function userGroups(db: Db, scope: AnalyticsScope, filters: AnalyticsFilters, page: { offset: number; limit: number }) {
-  const result = await db.execute(sql`select user_key as user, sum(requests)::float8 as requests, sum(cost)::float8 as cost, (count(*) over ())::float8 as total
-    from (${usersSource(scope, filters)}) as source
-    group by user_key order by 2 desc, 1 offset ${page.offset} limit ${page.limit}`);
-  return rowsOf<{ user: string; requests: number; cost: number; total: number }>(result);
+export function userGroups(db: Db, scope: AnalyticsScope, filters: AnalyticsFilters, page: GroupPage) {
+  return pagedGroups<{ user: string; requests: number; cost: number }>(db, sql`select user_key as user, sum(requests)::float8 as requests,
+      sum(cost)::float8 as cost
+    from (${usersSource(scope, filters)}) as source group by user_key`, sql`requests desc, "user"`, page);
 }

@@ -6,6 +6,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../database.ts';
 import { rowsOf } from '../migrate.ts';
+import { pagedGroups, type GroupPage } from './analytics-groups.ts';
 import { LATENCY_BOUNDS_MS } from './analytics-rollup.ts';
 import { bucketStart, hourlySource, logConditions, type AnalyticsFilters, type AnalyticsScope, type BucketSize } from './analytics-sources.ts';
 
@@ -52,27 +53,19 @@ export async function bucketHistograms(db: Db, scope: AnalyticsScope, filters: A
     group by 1 order by 1`);
 }
 
-/** Requests per model, most used first. */
-export async function modelGroups(db: Db, scope: AnalyticsScope, filters: AnalyticsFilters, page: { offset: number; limit: number }) {
-  return query<{ ai_model: string | null; requests: number; total: number }>(db, sql`select model as ai_model, sum(requests)::float8 as requests,
-      (count(*) over ())::float8 as total
-    from (${hourlySource(scope, filters)}) as source
-    group by model order by 2 desc, 1 nulls last offset ${page.offset} limit ${page.limit}`);
-}
-
 /**
  * Per value of one metadata key (raw rows: metadata is not a rollup key): requests, cost (USD), average tokens,
  * feedback on their traces (weighted value x weight, averaged per trace then over the requests that have some) and
  * when it was last seen.
  */
-export async function metadataGroups(db: Db, scope: AnalyticsScope, filters: AnalyticsFilters, key: string, page: { offset: number; limit: number }) {
+export function metadataGroups(db: Db, scope: AnalyticsScope, filters: AnalyticsFilters, key: string, page: GroupPage) {
   const conditions = [
     ...logConditions(scope, filters),
     sql`request_logs.created_at >= ${scope.from.toISOString()}::timestamptz`,
     sql`request_logs.created_at <= ${scope.to.toISOString()}::timestamptz`,
     sql`request_logs.metadata ->> ${key} is not null`,
   ];
-  return query<{
+  return pagedGroups<{
     metadata_value: string;
     requests: number;
     cost: number;
@@ -80,14 +73,13 @@ export async function metadataGroups(db: Db, scope: AnalyticsScope, filters: Ana
     avg_weighted_feedback: number | null;
     requests_with_feedback: number;
     last_seen: number;
-    total: number;
   }>(db, sql`select request_logs.metadata ->> ${key} as metadata_value, count(*)::float8 as requests,
       coalesce(sum(request_logs.cost), 0)::float8 as cost, avg(request_logs.total_tokens)::float8 as avg_tokens,
       avg(traces.weighted)::float8 as avg_weighted_feedback, count(traces.weighted)::float8 as requests_with_feedback,
-      (extract(epoch from max(request_logs.created_at)) * 1000)::float8 as last_seen, (count(*) over ())::float8 as total
+      (extract(epoch from max(request_logs.created_at)) * 1000)::float8 as last_seen
     from request_logs
     left join (select trace_id, avg(value * weight) as weighted from feedback where organisation_id = ${scope.organisationId}::uuid group by trace_id) as traces
       on traces.trace_id = request_logs.trace_id
     where ${sql.join(conditions, sql` and `)}
-    group by 1 order by 2 desc, 1 offset ${page.offset} limit ${page.limit}`);
+    group by 1`, sql`requests desc, metadata_value`, page);
 }

@@ -1,12 +1,12 @@
 /**
- * The 21 analytics routes (api-surface §3.20): graphs, the cache summary and groups, all GET, scope
+ * The 23 analytics routes (api-surface §3.20): graphs, the cache summary and groups, all GET, scope
  * `analytics.view`, each taking the common filters (query.ts). Workspace keys read their own workspace; owners'
  * and admins' organisation keys any workspace of theirs (domain/analytics/scope.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../../../core/context.ts';
 import { invalidParam } from '../../../core/errors.ts';
-import { metadataGroup, modelsGroup, usersGroup } from '../../../domain/analytics/groups.ts';
+import { apiKeysGroup, metadataGroup, modelsGroup, providersGroup, usersGroup } from '../../../domain/analytics/groups.ts';
 import type { AnalyticsInput } from '../../../domain/analytics/inputs.ts';
 import * as other from '../../../domain/analytics/other-graphs.ts';
 import * as traffic from '../../../domain/analytics/traffic-graphs.ts';
@@ -59,6 +59,12 @@ export function registerAnalyticsRoutes(app: FastifyInstance, deps: AdminDeps): 
   })));
   app.get('/v1/analytics/groups/ai-models', adminRoute(deps, OPERATION, async (ctx) => ({
     body: await modelsGroup(ctx.db, ctx.principal, analyticsInput(ctx.request.query), pageParams(ctx.request.query, PAGE), deps.now()),
+  })));
+  app.get('/v1/analytics/groups/providers', adminRoute(deps, OPERATION, async (ctx) => ({
+    body: await providersGroup(ctx.db, ctx.principal, analyticsInput(ctx.request.query), pageParams(ctx.request.query, PAGE), deps.now()),
+  })));
+  app.get('/v1/analytics/groups/api-keys', adminRoute(deps, OPERATION, async (ctx) => ({
+    body: await apiKeysGroup(ctx.db, ctx.principal, analyticsInput(ctx.request.query), pageParams(ctx.request.query, PAGE), deps.now()),
   })));
   app.get('/v1/analytics/groups/metadata/:metadataKey', adminRoute(deps, OPERATION, async (ctx) => {
     const key = metadataKey(ctx.request.params);

@@ -1,6 +1,6 @@
 /**
  * The Rate limits policies group (§3.19): POST|GET /policies/rate-limits, GET|PUT|DELETE
- * /policies/rate-limits/{rateLimitsPolicyId}. The PUT is the seed's: 200 `{}`; 400 for a path id that is not a
+ * /policies/rate-limits/{rateLimitsPolicyId} (which also shows the current window's counts: policy-usage.ts). The PUT is the seed's: 200 `{}`; 400 for a path id that is not a
  * UUID or a malformed body; 401 without a valid key; 403 without the scope or the right; 404 for an unknown id;
  * 500 when the store fails, with nothing written (the route's transaction). Every change reaches every node's
  * policies in process at once (pub/sub).
@@ -10,6 +10,7 @@ import { announceRateLimitsPolicyChange } from '../../../domain/rate-limits-poli
 import { visiblePolicy } from '../../../domain/rate-limits-policies/access.ts';
 import { createRateLimitsPolicy } from '../../../domain/rate-limits-policies/create-policy.ts';
 import { deleteRateLimitsPolicy, listRateLimitsPoliciesFor, updateRateLimitsPolicy } from '../../../domain/rate-limits-policies/manage-policy.ts';
+import { rateLimitsPolicyUsage } from '../../../domain/rate-limits-policies/policy-usage.ts';
 import { rateLimitsPolicyCreatedView, rateLimitsPolicyView } from '../../../domain/rate-limits-policies/views.ts';
 import { adminRoute, type AdminDeps } from '../admin-route.ts';
 import { listBody, optionalEnum, optionalString, pageParams, uuidParam } from '../params.ts';
@@ -47,7 +48,8 @@ export function registerRateLimitsPolicyRoutes(app: FastifyInstance, deps: Admin
     const id = uuidParam(ctx.request.params, ID);
     const status = optionalEnum(ctx.request.query, 'status', POLICY_STATUSES) ?? 'active';
     const row = await visiblePolicy(ctx.db, ctx.principal, id, status);
-    return { body: rateLimitsPolicyView(row), resourceId: row.id, workspaceId: row.workspaceId };
+    const usage = await rateLimitsPolicyUsage(ctx.db, deps.kv, row, deps.now());
+    return { body: { ...rateLimitsPolicyView(row), usage }, resourceId: row.id, workspaceId: row.workspaceId };
   }));
 
   app.put('/v1/policies/rate-limits/:rateLimitsPolicyId', adminRoute(deps, { action: 'rate_limits_policies.update', resourceType: RESOURCE, scope: 'rate_limits_policies.update', mutation: true }, async (ctx) => {

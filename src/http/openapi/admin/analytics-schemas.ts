@@ -25,6 +25,17 @@ const Group = (fields: Parameters<typeof Type.Object>[0]) => Type.Object({
 
 export const AnalyticsUsersGroupSchema = Group({ user: Type.String(), requests: Type.String(), cost: Type.String({ description: 'cents' }) });
 export const AnalyticsModelsGroupSchema = Group({ ai_model: Type.Union([Type.String(), Type.Null()]), requests: Type.String() });
+export const AnalyticsProvidersGroupSchema = Group({
+  provider: Type.Union([Type.String({ description: 'the provider\'s name, as the request log records it' }), Type.Null()]),
+  requests: Type.String(),
+  cost: Type.String({ description: 'cents' }),
+});
+export const AnalyticsApiKeysGroupSchema = Group({
+  api_key_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+  api_key_name: Type.Union([Type.String({ description: 'null once the key is deleted' }), Type.Null()]),
+  requests: Type.String(),
+  cost: Type.String({ description: 'cents' }),
+});
 export const AnalyticsMetadataGroupSchema = Group({
   metadata_value: Type.String(),
   requests: Type.String(),
@@ -40,6 +51,8 @@ const SCHEMAS = {
   AnalyticsSummary: AnalyticsSummarySchema,
   AnalyticsUsersGroup: AnalyticsUsersGroupSchema,
   AnalyticsModelsGroup: AnalyticsModelsGroupSchema,
+  AnalyticsProvidersGroup: AnalyticsProvidersGroupSchema,
+  AnalyticsApiKeysGroup: AnalyticsApiKeysGroupSchema,
   AnalyticsMetadataGroup: AnalyticsMetadataGroupSchema,
   CreateFeedbackRequest: CreateFeedbackSchema,
   UpdateFeedbackRequest: UpdateFeedbackSchema,

@@ -1,4 +1,4 @@
-/** The analytics group (src/http/admin/analytics/routes.ts): 21 GET routes with the common filters of api-surface §3.20. */
+/** The analytics group (src/http/admin/analytics/routes.ts): 23 GET routes with the common filters of api-surface §3.20. */
 import { ANALYTICS_GRAPHS } from '../../admin/analytics/routes.ts';
 import { pageParameters, pathParameter, queryParameter } from '../parameters.ts';
 import type { JsonSchema, Parameter, Paths } from '../types.ts';
@@ -61,13 +61,13 @@ export function analyticsPaths(): Paths {
       }),
     };
   }
-  const group = (name: string, schema: 'AnalyticsUsersGroup' | 'AnalyticsModelsGroup' | 'AnalyticsMetadataGroup', extra: Parameter[] = []) => ({
+  const group = (name: string, schema: 'AnalyticsUsersGroup' | 'AnalyticsModelsGroup' | 'AnalyticsProvidersGroup' | 'AnalyticsApiKeysGroup' | 'AnalyticsMetadataGroup', extra: Parameter[] = []) => ({
     get: adminOperation({
       operationId: operationId(`groups/${name}`),
       summary: `Group by ${name}`,
       tag: TAG,
       scope: SCOPE,
-      description: 'Most requests first, paged.',
+      description: 'Most requests first, paged; `total` counts the groups in all pages (a page past the last one included).',
       parameters: [...extra, ...FILTERS, ...pageParameters({ defaultSize: 50, maxSize: 1000 })],
       answer: { description: 'the groups', schema: analyticsRef(schema) },
       errors: { 404: 'workspace_slug names no workspace of the organisation' },
@@ -75,6 +75,8 @@ export function analyticsPaths(): Paths {
   });
   paths['/analytics/groups/users'] = group('users', 'AnalyticsUsersGroup');
   paths['/analytics/groups/ai-models'] = group('ai-models', 'AnalyticsModelsGroup');
+  paths['/analytics/groups/providers'] = group('providers', 'AnalyticsProvidersGroup');
+  paths['/analytics/groups/api-keys'] = group('api-keys', 'AnalyticsApiKeysGroup');
   paths['/analytics/groups/metadata/{metadataKey}'] = group('metadata', 'AnalyticsMetadataGroup', [
     pathParameter('metadataKey', 'the metadata key whose values are the groups', { type: 'string', minLength: 1, maxLength: 255 }),
   ]);

@@ -8,7 +8,7 @@ import { NOT_FOUND_OR_HIDDEN, adminOperation } from './operation.ts';
 const TAG = 'configs';
 const SLUG = pathParameter('slug', 'the config\'s id or slug', { type: 'string', pattern: CONFIG_SLUG_PATTERN });
 const PAGE = pageParameters({ defaultSize: 100, maxSize: 1000 });
-const CONFIG_RULES = 'The `config` object is checked against components.schemas.GatewayConfig and the known providers; errors name the path inside it (`config.targets[1].retry.attempts`). Credentials in it are sealed at rest and masked in answers.';
+const CONFIG_RULES = 'The `config` object is checked against components.schemas.GatewayConfig and the known providers; errors name the path inside it (`config.targets[1].retry.attempts`). Credentials in it are sealed at rest and masked in answers; a PUT that sends a mask back where a credential is stored (same key, arrays by index) keeps the stored one, and a mask with nothing stored at its place is a 400 naming it.';
 
 export function configPaths(): Paths {
   return {

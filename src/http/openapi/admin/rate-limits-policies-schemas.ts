@@ -20,6 +20,17 @@ export const RateLimitsPolicySchema = Type.Object(
     organisation_id: Uuid,
     created_at: Timestamp,
     last_updated_at: Timestamp,
+    usage: Type.Optional(Type.Union([
+      Type.Array(Type.Object({
+        entity: Type.String({ description: 'the group_by value counted under, e.g. `api_key:<id>` or `metadata._user:ada`' }),
+        window_start: Timestamp,
+        count: Type.Number({ description: 'requests (tokens for a tokens policy) counted in the rolling window that began at window_start' }),
+        limit: Type.Number(),
+      })),
+      Type.Null(),
+    ], {
+      description: 'GET by id only: the live counters of the current window, the highest first (at most 100; values with no count are left out). The values are found in the request log of the window, so a request shows once the log has written it (within about a second). null while the counter store cannot be read.',
+    })),
   },
   { description: 'A rate limits policy (reference: RateLimitsPolicy).' },
 );
