@@ -37,8 +37,12 @@ export function ensureBuilt(): string {
   return COMPILED_MAIN;
 }
 
-/** The node/V8 flags `npm start` passes (package.json's start script), so the benchmarks run the gateway as it does. */
+/**
+ * The node/V8 flags `npm start` passes (package.json's start script), so the benchmarks run the gateway as it does;
+ * BENCH_NODE_FLAGS instead: other flags to compare ("" for V8's defaults).
+ */
 export function startFlags(): string[] {
+  if (process.env.BENCH_NODE_FLAGS !== undefined) return process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const words = pkg.scripts.start.split(/\s+/);
   return words.slice(words.indexOf('node') + 1, words.indexOf('dist/main.js')).filter((word) => word.startsWith('--'));

@@ -18,6 +18,7 @@
  *   BENCH_NOLOG         0 skips the gateway-nolog target (default: run it): a second gateway process started with
  *                       GATEWAY_REQUEST_LOG=off, against which the `gateway` (full request log, bodies included)
  *                       is compared in the "request log" section
+ *   BENCH_NODE_FLAGS    node/V8 flags for the gateway processes instead of `npm start`'s ("" for V8's defaults)
  *   BENCH_WORKERS       server processes of the `gateway-workers` target (GATEWAY_WORKERS; default: the number of
  *                       cores; 1 skips it), compared with the one-process `gateway` in the "workers" section
  * See docs/performance.md.
