@@ -88,11 +88,11 @@ export const requestLogs = pgTable(
     promptVersionId: uuid('prompt_version_id'),
   },
   (table) => [
+    // a lookup by id alone is served by the primary key (id leads it): no index of its own, one less per row written
     primaryKey({ columns: [table.id, table.createdAt] }),
     index('request_logs_org_time_idx').on(table.organisationId, table.createdAt),
     index('request_logs_org_ws_time_idx').on(table.organisationId, table.workspaceId, table.createdAt),
     index('request_logs_trace_idx').on(table.traceId),
-    index('request_logs_id_idx').on(table.id),
   ],
 );
 

@@ -1,0 +1,1 @@
+DROP INDEX "request_logs_id_idx";
