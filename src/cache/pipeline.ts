@@ -3,7 +3,8 @@
  * normalised request before any provider call (`x-gateway-cache-force-refresh: true` skips the lookup and stores
  * the new answer); a 2xx answer is stored for `max_age` seconds (default one day). Streaming and non-streaming
  * requests share entries: a stored answer is replayed as a stream when the request streams. Errors are never
- * stored. `semantic` mode adds a lookup by meaning after an exact miss (semantic-pipeline.ts).
+ * stored. The Messages and Responses routes store what their clients get (cache-form.ts). `semantic` mode adds
+ * a lookup by meaning after an exact miss (semantic-pipeline.ts).
  */
 import type { GatewayHeaders } from '../core/context.ts';
 import type { InferenceCall, RouteKind } from '../providers/contract.ts';
@@ -11,7 +12,8 @@ import type { PlannedCache } from '../routing/target-settings.ts';
 import { cacheKey } from './cache-key.ts';
 
 export const DEFAULT_CACHE_MAX_AGE_SECONDS = 86_400;
-const CACHEABLE: ReadonlySet<RouteKind> = new Set<RouteKind>(['chat', 'completions', 'embeddings']);
+// the route is part of the key: a chat answer is never served to /v1/messages or /v1/responses, nor the reverse
+const CACHEABLE: ReadonlySet<RouteKind> = new Set<RouteKind>(['chat', 'completions', 'embeddings', 'messages', 'responses.create']);
 
 export type CacheStatus = 'HIT' | 'SEMANTIC HIT' | 'MISS' | 'REFRESH' | 'DISABLED';
 

@@ -1,6 +1,6 @@
 /**
  * The cache step of one attempt, before any provider call: the exact match first (cache-key.ts), then, for a
- * target with `cache.mode: "semantic"` on chat and completions, the semantic cache.
+ * target with `cache.mode: "semantic"` on chat, completions, Messages and Responses, the semantic cache.
  *
  * On an exact miss the final user turn is embedded once (semantic/embed-call.ts) and looked up within the same
  * namespace, model (after override_params) and variant (semantic/prompt.ts). A match names the exact key of an
@@ -21,7 +21,7 @@ import type { CachedAnswer, ResponseCache } from './response-cache.ts';
 import { semanticInput } from './semantic/prompt.ts';
 import type { SemanticCaches } from './semantic/semantic-caches.ts';
 
-const SEMANTIC_ROUTES: ReadonlySet<RouteKind> = new Set<RouteKind>(['chat', 'completions']);
+const SEMANTIC_ROUTES: ReadonlySet<RouteKind> = new Set<RouteKind>(['chat', 'completions', 'messages', 'responses.create']);
 const NO_WARNINGS: readonly string[] = [];
 export const NO_EMBEDDING_WARNING = 'cache.mode semantic has no cache.embedding target: exact match only';
 

@@ -57,6 +57,8 @@ export interface GatewayHeaders {
   fetchIntegratedModels: boolean | undefined;
   /** lower-cased names of client headers forwarded unprocessed to the provider */
   forwardHeaders: readonly string[];
+  /** the route's own protocol headers the client sent (anthropic-version, anthropic-beta): forwarded whatever a target's forward_headers says */
+  protocolHeaders?: readonly string[];
   /** lower-cased header names masked in logs (request, response, trace) */
   sensitiveHeaders: readonly string[];
   /** x-gateway-<cloud>-* headers keyed by their suffix, e.g. `azure-resource-name` */

@@ -12,12 +12,16 @@ import type { Outcome } from '../pipeline/outcome.ts';
 import { runPipeline, type PipelineDeps } from '../pipeline/executor.ts';
 import { parseGatewayHeaders, type HeaderParsing } from './parse-gateway-headers.ts';
 import { renderAnswer } from './render-answer.ts';
+import type { ServeCached } from './render-cached.ts';
 
 // allocated once: an Error per disconnect would capture a stack trace
 const CLIENT_GONE = new Error('client disconnected');
 
 /** Everything the pipeline needs, all required: a missing step is a type error, never a silently skipped one. */
-export interface ForwardDeps extends PipelineDeps, HeaderParsing {}
+export interface ForwardDeps extends PipelineDeps, HeaderParsing {
+  /** a route whose cache entries are not chat answers serves its hits itself (with `cacheForm`, how it stores them) */
+  serveCached?: ServeCached;
+}
 
 /** Parses the x-gateway-* headers once per request and answers with the trace id from then on. */
 export function gatewayHeadersOf(request: FastifyRequest, reply: FastifyReply, deps: ForwardDeps): GatewayHeaders {
@@ -83,5 +87,5 @@ export async function forward(request: FastifyRequest, reply: FastifyReply, rout
     onStoreError: (error: unknown) => request.log.warn({ err: error }, 'cache store failed'),
   };
   const outcome = await runPipeline(inferenceCall(request, routed, path), headers, io, deps);
-  await renderAnswer(reply, outcome, answerHeaders(headers, outcome), request.logRecord);
+  await renderAnswer(reply, outcome, answerHeaders(headers, outcome), request.logRecord, deps.serveCached);
 }

@@ -14,7 +14,7 @@ import type { Outcome } from '../pipeline/outcome.ts';
 import { collectingDecoder } from '../pipeline/stream-decoders.ts';
 import { responsesRuntimeOf } from '../responses/runtime.ts';
 import type { ResponsesRequest } from '../responses/types.ts';
-import { renderCached } from './render-cached.ts';
+import { renderCached, type ServeCached } from './render-cached.ts';
 import { relayStream, translateStream } from './render-stream.ts';
 import { messagesBody, relayMessagesStream, writeMessagesStream } from './render-messages.ts';
 import { safeResponseHeaders } from './response-headers.ts';
@@ -22,7 +22,7 @@ import { safeResponseHeaders } from './response-headers.ts';
 /** the built-in streaming routes end with `data: [DONE]` even when the provider left it out */
 const ENDS_WITH_DONE = new Set(['chat', 'completions']);
 
-export async function renderAnswer(reply: FastifyReply, outcome: Outcome, gatewayHeaders: Record<string, string>, record: RequestRecord | undefined): Promise<void> {
+export async function renderAnswer(reply: FastifyReply, outcome: Outcome, gatewayHeaders: Record<string, string>, record: RequestRecord | undefined, serveCached: ServeCached = renderCached): Promise<void> {
   const { answer, call } = outcome;
   const streamOptions = { provider: outcome.target.provider, gatewayHeaders, timeoutMs: outcome.timeoutMs, record };
   // a Responses request run over a chat API: its stream is encoded into Responses events, its answer stored
@@ -41,7 +41,7 @@ export async function renderAnswer(reply: FastifyReply, outcome: Outcome, gatewa
   }
   switch (answer.kind) {
     case 'cached':
-      return renderCached(reply, answer.cached, call, gatewayHeaders);
+      return serveCached(reply, answer.cached, call, gatewayHeaders);
     case 'relay': {
       const { attempt } = answer;
       const response = attempt.response;
@@ -88,7 +88,7 @@ export async function renderAnswer(reply: FastifyReply, outcome: Outcome, gatewa
       }
       if (outcome.input.length > 0 || verdict) {
         // a Messages call answered through the canonical form goes back as a Message
-        const canonical = call.route === 'messages' ? messagesBody(answer.canonical) : answer.canonical;
+        const canonical = call.route === 'messages' ? messagesBody(answer.canonical, record) : answer.canonical;
         const body = typeof canonical === 'object' && canonical !== null && !Array.isArray(canonical)
           ? { ...(canonical as Record<string, unknown>), hook_results: { before_request_hooks: outcome.input, after_request_hooks: verdict?.outcome.results ?? [] } }
           : canonical;
@@ -101,7 +101,7 @@ export async function renderAnswer(reply: FastifyReply, outcome: Outcome, gatewa
         reply.header('content-type', 'application/json; charset=utf-8').send(answer.text);
         return;
       }
-      reply.code(200).headers(gatewayHeaders).send(call.route === 'messages' ? messagesBody(answer.canonical) : answer.canonical);
+      reply.code(200).headers(gatewayHeaders).send(call.route === 'messages' ? messagesBody(answer.canonical, record) : answer.canonical);
       return;
     }
   }

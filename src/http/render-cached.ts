@@ -5,6 +5,9 @@ import { parseCacheableAnswer, replayAsStream } from '../cache/replay.ts';
 import type { CachedAnswer } from '../cache/response-cache.ts';
 import type { InferenceCall } from '../providers/contract.ts';
 
+/** How a route serves its cache hits when its entries are not chat answers (a Message, a Response). */
+export type ServeCached = (reply: FastifyReply, cached: CachedAnswer, call: InferenceCall, gatewayHeaders: Record<string, string>) => void | Promise<void>;
+
 export function renderCached(reply: FastifyReply, cached: CachedAnswer, call: InferenceCall, gatewayHeaders: Record<string, string>): void {
   const answer = isStreaming(call) ? parseCacheableAnswer(cached.body) : undefined;
   if (!answer) {

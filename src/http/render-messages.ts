@@ -9,19 +9,40 @@
  */
 import type { FastifyReply } from 'fastify';
 import type { GatewayError } from '../core/errors.ts';
-import { noteChunk, noteErrorBody, noteStreamBytes, noteStreamed } from '../logging/request-record.ts';
+import { noteChunk, noteErrorBody, noteResponse, noteStreamBytes, noteStreamed, type RequestRecord } from '../logging/request-record.ts';
 import { usageOf } from '../logging/usage.ts';
 import type { UpstreamAttempt } from '../pipeline/call-upstream.ts';
-import { chatToMessage, createMessagesStreamEncoder, isChatCompletion } from '../providers/anthropic/inbound/index.ts';
+import { assembleMessage, chatToMessage, createMessagesStreamEncoder, isChatCompletion } from '../providers/anthropic/inbound/index.ts';
 import type { StreamDecoder, StreamFraming } from '../providers/contract.ts';
 import { createFramer } from '../upstream/framing/index.ts';
 import { safeResponseHeaders } from './response-headers.ts';
 import { failureOf, type StreamOptions } from './render-stream.ts';
 import { waitForDrain } from '../core/wait-for-drain.ts';
 
-/** The canonical chat answer as a Message; anything else (a native Message) as it is. */
-export function messagesBody(canonical: unknown): unknown {
-  return isChatCompletion(canonical) ? chatToMessage(canonical) : canonical;
+/** The canonical chat answer as a Message (the request log keeps the Message); anything else (a native Message) as it is. */
+export function messagesBody(canonical: unknown, record?: RequestRecord): unknown {
+  if (!isChatCompletion(canonical)) return canonical;
+  const message = chatToMessage(canonical);
+  noteResponse(record, { kind: 'object', value: message });
+  return message;
+}
+
+/**
+ * The Messages events a client was sent, kept for the request log (as many as a chat stream's chunks), and at the
+ * end what the log keeps: the Message they assemble to, else (a broken stream) the events themselves.
+ */
+function sentEvents(record: RequestRecord | undefined): { push(event: unknown): void; end(): void } {
+  if (!record?.logBodies) return { push: () => undefined, end: () => undefined };
+  const events: unknown[] = [];
+  return {
+    push(event) {
+      if (events.length < LOGGED_EVENTS) events.push(event);
+    },
+    end() {
+      const message = events.length < LOGGED_EVENTS ? assembleMessage(events) : undefined;
+      noteResponse(record, message ? { kind: 'object', value: message } : { kind: 'chunks', chunks: events });
+    },
+  };
 }
 
 /** The Messages stream's error event: https://docs.anthropic.com/en/docs/build-with-claude/streaming#error-events */
@@ -30,6 +51,11 @@ function errorEvent(error: GatewayError): string {
   const type = error.status === 429 ? 'rate_limit_error' : error.status >= 500 ? 'api_error' : 'invalid_request_error';
   return `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type, message: body.error.message } })}\n\n`;
 }
+
+/** events kept for the log, as for a chat stream's chunks */
+const LOGGED_EVENTS = 4096;
+
+const isChatChunk = (chunk: unknown) => typeof chunk === 'object' && chunk !== null && (chunk as { object?: unknown }).object === 'chat.completion.chunk';
 
 function frame(event: Record<string, unknown>): string {
   return `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`;
@@ -58,9 +84,14 @@ export async function writeMessagesStream(
   const encoder = options.translated ? createMessagesStreamEncoder({ model: options.model }) : undefined;
   const framer = createFramer(framing);
   let completed = false;
+  // a decoder may yield Messages events itself (Claude on Bedrock, read out of AWS event-stream): framed as they are
+  let native = false;
+  const usage = usageEvents();
+  const logged = sentEvents(options.record);
   const send = async (events: readonly Record<string, unknown>[]) => {
     for (const event of events) {
       if (raw.destroyed) return;
+      logged.push(event);
       if (!raw.write(frame(event))) await waitForDrain(raw);
     }
   };
@@ -69,7 +100,12 @@ export async function writeMessagesStream(
       if (raw.destroyed) return;
       // the log and the usage read the canonical chunk; the client gets its events
       noteChunk(options.record, chunk);
-      await send(encoder ? encoder.push(chunk) : [chunk as Record<string, unknown>]);
+      if (encoder && isChatChunk(chunk)) await send(encoder.push(chunk));
+      else {
+        native = true;
+        usage.pushEvent(chunk);
+        await send([chunk as Record<string, unknown>]);
+      }
     }
   };
   try {
@@ -84,33 +120,41 @@ export async function writeMessagesStream(
     noteErrorBody(options.record, stop?.toBody());
     if (stop) {
       if (!raw.destroyed) raw.write(errorEvent(stop));
-    } else if (encoder) await send(encoder.end());
+    } else if (encoder && !native) await send(encoder.end());
   } catch (error) {
     const failure = failureOf(error, attempt, options);
     noteErrorBody(options.record, failure.toBody());
     if (!raw.destroyed) raw.write(errorEvent(failure));
   } finally {
+    // a native stream's usage is spread over message_start and message_delta: the log gets the sum of both
+    const counted = native ? usageOf(usage.usage()) : undefined;
+    if (options.record && counted) options.record.usage = counted;
+    // the log keeps the Message the client was streamed, not the canonical chunks it was made from
+    logged.end();
     attempt.done(completed);
     raw.end();
   }
 }
 
 /** The usage a native Messages stream reports: message_start's, then each message_delta's counts over it. */
-function usageEvents(): { push(data: string): void; usage(): unknown } {
+function usageEvents(): { push(data: string): void; pushEvent(event: unknown): void; usage(): unknown } {
   let usage: Record<string, unknown> | undefined;
+  const pushEvent = (value: unknown) => {
+    const event = value as { type?: unknown; message?: { usage?: unknown }; usage?: unknown };
+    const counts = event.type === 'message_start' ? event.message?.usage : event.type === 'message_delta' ? event.usage : undefined;
+    if (typeof counts === 'object' && counts !== null) usage = { ...usage, ...(counts as Record<string, unknown>) };
+  };
   return {
     push(data) {
       // two events of a stream carry usage: only those are parsed
       if (!data.includes('"message_start"') && !data.includes('"message_delta"')) return;
-      let event: { type?: unknown; message?: { usage?: unknown }; usage?: unknown };
       try {
-        event = JSON.parse(data) as typeof event;
+        pushEvent(JSON.parse(data));
       } catch {
-        return;
+        // not JSON: no usage in it
       }
-      const counts = event.type === 'message_start' ? event.message?.usage : event.type === 'message_delta' ? event.usage : undefined;
-      if (typeof counts === 'object' && counts !== null) usage = { ...usage, ...(counts as Record<string, unknown>) };
     },
+    pushEvent,
     usage: () => usage,
   };
 }
@@ -126,17 +170,29 @@ export async function relayMessagesStream(reply: FastifyReply, attempt: Upstream
   raw.writeHead(response.statusCode, headers);
   const framer = createFramer('sse');
   const usage = usageEvents();
+  const logged = sentEvents(options.record);
+  const read = (data: string) => {
+    usage.push(data);
+    if (!options.record?.logBodies) return;
+    try {
+      logged.push(JSON.parse(data));
+    } catch {
+      // not JSON: nothing to assemble
+    }
+  };
   let completed = false;
   try {
     for await (const chunk of response.body) {
       if (raw.destroyed) break;
       const buffer = chunk as Buffer;
       noteStreamBytes(options.record, buffer);
-      for (const event of framer.push(buffer)) usage.push(event.data);
+      for (const event of framer.push(buffer)) read(event.data);
       if (!raw.write(buffer)) await waitForDrain(raw);
     }
-    for (const event of framer.end()) usage.push(event.data);
+    for (const event of framer.end()) read(event.data);
     completed = !raw.destroyed;
+    // the relayed bytes as the Message they carried (a stream that broke keeps its bytes)
+    if (completed && options.record?.logBodies) logged.end();
   } catch (error) {
     const failure = failureOf(error, attempt, options);
     noteErrorBody(options.record, failure.toBody());

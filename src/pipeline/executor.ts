@@ -24,7 +24,7 @@ import type { UpstreamClient } from '../upstream/client.ts';
 import type { Outcome } from './outcome.ts';
 import { planRequest, type PlanDeps, type RequestPlan } from './request-plan.ts';
 import { lookupAttemptCache, type CacheLookupDeps } from './steps/cache-lookup.ts';
-import { finishChosen } from './steps/finish.ts';
+import { finishChosen, type FinishDeps } from './steps/finish.ts';
 import { guardInput, targetHooks, type GuardDeps } from './steps/input-guardrails.ts';
 import { noteAttempt, noteOutcome } from './steps/log-record.ts';
 import { noteResponse } from '../logging/request-record.ts';
@@ -33,7 +33,7 @@ import { noteEmbeddingCost, noteLeftAttempt, notePrice, type CostDeps } from './
 import { requestRateLimits, type RateLimitDeps, type RequestRateLimits } from './steps/rate-limits.ts';
 import { requestBudgets, type BudgetDeps, type RequestBudgets } from './steps/budgets.ts';
 
-export interface PipelineDeps extends TargetDeps, SavedProviderDeps, Omit<PlanDeps, 'random'>, GuardDeps, CacheLookupDeps, RateLimitDeps, CostDeps, BudgetDeps {
+export interface PipelineDeps extends TargetDeps, SavedProviderDeps, Omit<PlanDeps, 'random'>, GuardDeps, CacheLookupDeps, RateLimitDeps, CostDeps, BudgetDeps, Pick<FinishDeps, 'cacheForm'> {
   upstream: UpstreamClient;
   /** the loadbalance draw and retry jitter; Math.random unless a test pins it */
   random?: () => number;
@@ -50,6 +50,12 @@ export interface PipelineIo {
   onStoreError: (error: unknown) => void;
 }
 
+/** A target's forward_headers replace the request's list, never the route's protocol headers (the Messages API's). */
+function withProtocolHeaders(names: readonly string[], protocol: readonly string[] | undefined): readonly string[] {
+  const missing = protocol?.filter((name) => !names.includes(name)) ?? [];
+  return missing.length === 0 ? names : [...names, ...missing];
+}
+
 /** The request as one attempt sends it: the attempt's destination and settings over the request's own. */
 export function headersFor(headers: GatewayHeaders, attempt: Attempt): GatewayHeaders {
   const target = attempt.target;
@@ -62,7 +68,7 @@ export function headersFor(headers: GatewayHeaders, attempt: Attempt): GatewayHe
     providerToken: target.apiKey ?? headers.providerToken,
     cloud: { ...(sameProvider ? headers.cloud : {}), ...target.cloud },
     requestTimeoutMs: headers.requestTimeoutMs ?? target.requestTimeoutMs,
-    forwardHeaders: target.forwardHeaders ?? headers.forwardHeaders,
+    forwardHeaders: target.forwardHeaders ? withProtocolHeaders(target.forwardHeaders, headers.protocolHeaders) : headers.forwardHeaders,
   };
 }
 

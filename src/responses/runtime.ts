@@ -5,7 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import type { CacheForm } from '../cache/cache-form.ts';
+import type { CachedAnswer } from '../cache/response-cache.ts';
 import type { KvStore } from '../kv/store.ts';
+import type { InferenceCall } from '../providers/contract.ts';
+import { responsesCacheForm, serveCachedResponse } from './cache.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import { continueConversation, resolveReferences, storedOf } from './conversation.ts';
 import { responsesOverChat } from './over-chat.ts';
@@ -31,6 +35,10 @@ export interface ResponsesRuntime {
     request: ResponsesRequest,
     options: Omit<ResponsesStreamOptions, 'onResponse'> & { organisationId: string | undefined },
   ): Promise<void>;
+  /** how the response cache stores Responses (cache.ts) */
+  readonly cacheForm: CacheForm;
+  /** serves a cache hit as a fresh Response, kept in the store */
+  serveCached(reply: FastifyReply, cached: CachedAnswer, call: InferenceCall, gatewayHeaders: Record<string, string>): Promise<void>;
 }
 
 export interface ResponsesRuntimeDeps {
@@ -73,6 +81,9 @@ export function createResponsesRuntime(deps: ResponsesRuntimeDeps): ResponsesRun
       return resolved === request ? undefined : resolved;
     },
     keep,
+    cacheForm: responsesCacheForm(ids),
+    serveCached: (reply, cached, call, gatewayHeaders) =>
+      serveCachedResponse(reply, cached, call, gatewayHeaders, { encoder: (request) => createResponsesStreamEncoder(request, ids), keep }),
     writeStream(reply, stream, request, options) {
       const encoder = createResponsesStreamEncoder(request, ids);
       return writeResponsesStream(reply, stream, encoder, { ...options, onResponse: (response) => keep(options.organisationId, request, response) });

@@ -7,7 +7,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import { GatewayError, badGateway, requestTimeout } from '../core/errors.ts';
-import { noteChunk, noteErrorBody, noteStreamed, type RequestRecord } from '../logging/request-record.ts';
+import { noteChunk, noteErrorBody, noteResponse, noteStreamed, type RequestRecord } from '../logging/request-record.ts';
 import type { UpstreamAttempt } from '../pipeline/call-upstream.ts';
 import type { StreamDecoder, StreamFraming } from '../providers/contract.ts';
 import { createFramer } from '../upstream/framing/index.ts';
@@ -65,7 +65,10 @@ export async function writeResponsesStream(
     await send(encoder.finish());
     const stop = options.beforeDone ? await options.beforeDone() : undefined;
     if (stop) throw stop;
-    await options.onResponse(encoder.response());
+    const response = encoder.response();
+    await options.onResponse(response);
+    // the log keeps the Response the client was streamed, not the chat chunks it was made from
+    noteResponse(options.record, { kind: 'object', value: response });
     await send(encoder.complete());
   } catch (error) {
     const failure = attempt.timedOut() && options.timeoutMs !== undefined

@@ -269,7 +269,8 @@ describe('cloud settings: the x-gateway-* prefixes the adapters declare', () => 
   });
 
   test('the registered adapters declare the prefixes the gateway has always read', () => {
-    assert.deepEqual(cloudHeaderPrefixes(registeredCloudSettings()).sort(), ['x-gateway-aws-', 'x-gateway-azure-', 'x-gateway-vertex-']);
+    // and OpenAI's organization and project (x-gateway-openai-organization, -project), as the reference names them
+    assert.deepEqual(cloudHeaderPrefixes(registeredCloudSettings()).sort(), ['x-gateway-aws-', 'x-gateway-azure-', 'x-gateway-openai-', 'x-gateway-vertex-']);
   });
 });
 

@@ -2,7 +2,9 @@
  * GET /v1/realtime end to end: a `ws` client through the real gateway to a fake OpenAI Realtime upstream. Events
  * relayed both ways (text and binary), the provider key (never the gateway key) on the provider's handshake, the
  * gateway key in the header or the subprotocol form, refusals before any upgrade (bad key, blocked custom host,
- * missing model, a plain GET, the provider's own refusal), close codes passed on, and the session's log row.
+ * missing model, a plain GET, the provider's own refusal), close codes passed on, and the session's log row. A
+ * saved provider (`@slug`) session with its stored key and its cost in the log; usage counted as each response
+ * ends, so a budget or a tokens rate limit used up mid-session stops the session with an error event.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -11,8 +13,10 @@ import { request } from 'undici';
 import { WebSocket, type RawData } from 'ws';
 import { findRequestLogsByTraceId, type RequestLogRow } from '../../src/storage/repositories/request-logs.ts';
 import { startFakeRealtimeUpstream, type FakeRealtimeUpstream } from '../fakes/realtime-upstream.ts';
+import { createSecretCipher } from '../../src/secrets/cipher.ts';
 import { adminClient } from '../helpers/admin-client.ts';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
+import { startTestGateway, TEST_ENCRYPTION_KEY, type TestGateway } from '../helpers/gateway.ts';
+import { insertIntegration } from '../helpers/provider-records.ts';
 
 const PROVIDER_KEY = 'sk-provider-realtime-key';
 
@@ -258,5 +262,93 @@ describe('realtime (GET /v1/realtime)', () => {
     const anonymous = await request(`${gateway.baseURL}/realtime?model=gpt-realtime`);
     assert.equal(anonymous.statusCode, 401);
     await anonymous.body.dump();
+  });
+
+  describe('saved providers and limits as the usage arrives', () => {
+    const STORED_KEY = 'sk-stored-realtime-key-0099';
+    const call = () => adminClient(gateway.baseURL);
+
+    before(async () => {
+      const cipher = createSecretCipher(Buffer.from(TEST_ENCRYPTION_KEY, 'hex'));
+      const organisationId = gateway.gateway.bootstrap.organisation.id;
+      const integration = await insertIntegration(gateway.gateway.database.db, cipher, { organisationId, slug: 'realtime-integration', key: STORED_KEY, global: true, configurations: { custom_host: upstream.baseUrl } });
+      for (const body of [
+        { name: 'Realtime team', integration_id: integration.slug, slug: 'realtime-team' },
+        { name: 'Realtime budgeted', integration_id: integration.slug, slug: 'realtime-budgeted', usage_limits: { credit_limit: 50, type: 'tokens' } },
+      ]) {
+        const created = await call()('POST', '/providers', gateway.adminKey, body);
+        assert.equal(created.status, 200, JSON.stringify(created.body));
+      }
+      // $1 and $3 per million tokens (the price is in cents per token)
+      const priced = await call()('PUT', '/model-pricing/openai/gpt-realtime-priced', gateway.adminKey, { pay_as_you_go: { request_token: { price: 0.0001 }, response_token: { price: 0.0003 } } });
+      assert.equal(priced.status, 200, JSON.stringify(priced.body));
+    });
+
+    /** asks for one response with these counts and waits for its response.done */
+    async function respond(socket: WebSocket, events: Inbox, input: number, output: number) {
+      socket.send(JSON.stringify({ type: 'response.create', response: { metadata: { input_tokens: input, output_tokens: output } } }));
+      return events.event('response.done');
+    }
+
+    test('an @slug session: the stored key upstream, no Authorization needed, the usage and its cost in the log', async () => {
+      const traceId = randomUUID();
+      const before = upstream.handshakes.length;
+      const opened = await handshake(`${wsBase}?model=gpt-realtime-priced`, [], { 'x-gateway-api-key': gateway.adminKey, 'x-gateway-provider': '@realtime-team', 'x-gateway-trace-id': traceId });
+      assert.equal(opened.kind, 'open');
+      const { socket, events } = opened as Extract<Handshake, { kind: 'open' }>;
+      assert.equal(upstream.handshakes[before]!.headers.authorization, `Bearer ${STORED_KEY}`);
+      await respond(socket, events, 12, 7);
+      await respond(socket, events, 30, 3);
+      socket.close(1000);
+      await events.closed;
+      const row = await rowOf(traceId);
+      assert.equal(row.providerSlug, 'realtime-team');
+      assert.equal(row.provider, 'openai');
+      assert.deepEqual([row.promptTokens, row.completionTokens, row.totalTokens], [42, 10, 52]);
+      // 42 x $0.000001 + 10 x $0.000003
+      assert.equal(row.cost, '0.000072000000');
+      assert.equal(row.error, null);
+    });
+
+    test('a budget used up mid-session: the response that used it up is delivered, then an error event and close 1008', async () => {
+      const traceId = randomUUID();
+      const opened = await handshake(`${wsBase}?model=gpt-realtime`, [], { 'x-gateway-api-key': gateway.adminKey, 'x-gateway-provider': '@realtime-budgeted', 'x-gateway-trace-id': traceId });
+      assert.equal(opened.kind, 'open');
+      const { socket, events } = opened as Extract<Handshake, { kind: 'open' }>;
+      await respond(socket, events, 12, 7);
+      // 19 of 50 used: the session goes on
+      const done = await respond(socket, events, 30, 3);
+      assert.equal((done.response as { usage: { total_tokens: number } }).usage.total_tokens, 33);
+      const error = await events.event('error');
+      assert.equal((error.error as { code: string }).code, 'usage_limit_exhausted');
+      assert.match((error.error as { message: string }).message, /@realtime-budgeted/);
+      const closed = await events.closed;
+      assert.equal(closed.code, 1008);
+      assert.equal(closed.reason, 'limit reached: usage_limit_exhausted');
+      const row = await rowOf(traceId);
+      assert.equal(row.totalTokens, 52);
+      assert.equal(row.error?.code, 'usage_limit_exhausted');
+
+      const again = await handshake(`${wsBase}?model=gpt-realtime`, [], { 'x-gateway-api-key': gateway.adminKey, 'x-gateway-provider': '@realtime-budgeted', 'x-gateway-trace-id': randomUUID() });
+      assert.equal(again.kind, 'refused', 'the spent budget refuses the next session at open');
+      assert.equal((again as Extract<Handshake, { kind: 'refused' }>).status, 429);
+    });
+
+    test('a tokens rate limit used up mid-session stops it the same way', async () => {
+      const created = await call()<{ key: string }>('POST', '/api-keys/workspace/service', gateway.adminKey, {
+        name: 'realtime-tokens', scopes: ['completions.write'], workspace_id: gateway.gateway.bootstrap.workspace.id, rate_limits: [{ type: 'tokens', unit: 'rpm', value: 25 }],
+      });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const traceId = randomUUID();
+      const opened = await handshake(`${wsBase}?model=gpt-realtime`, [], { 'x-gateway-api-key': created.body.key, ...providerHeaders(traceId) });
+      assert.equal(opened.kind, 'open');
+      const { socket, events } = opened as Extract<Handshake, { kind: 'open' }>;
+      await respond(socket, events, 12, 7);
+      await respond(socket, events, 30, 3);
+      const error = await events.event('error');
+      assert.equal((error.error as { code: string }).code, 'rate_limit_exceeded');
+      assert.equal((await events.closed).code, 1008);
+      assert.equal((await rowOf(traceId)).error?.code, 'rate_limit_exceeded');
+    });
   });
 });

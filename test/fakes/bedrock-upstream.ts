@@ -7,6 +7,11 @@
  *   error-429           answers 429 {"message": ...}
  *   stream-exception    streams messageStart, one text delta, then a throttlingException event
  *   ...tools...         (non-stream) answers with two parallel toolUse blocks
+ * Claude through InvokeModel / InvokeModelWithResponseStream (`anthropic.claude-...` ids, inference profiles too):
+ * the Messages body with `anthropic_version: bedrock-2023-05-31` and neither `model` nor `stream`; answers a Message
+ * (a thinking block with its signature first when the body asks for thinking), streamed as `chunk` events whose
+ * payload is `{"bytes": "<base64 of one Messages event>"}`.
+ * https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages.html
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -150,6 +155,55 @@ function invoke(res: http.ServerResponse, modelId: string, body: Record<string, 
   send(res, 404, { message: `Model ${modelId} not found` });
 }
 
+const CLAUDE_USAGE = { input_tokens: 18, cache_read_input_tokens: 40, output_tokens: 9 };
+
+function claudeContent(body: Record<string, unknown>): Array<Record<string, unknown>> {
+  const thinking = body.thinking ? [{ type: 'thinking', thinking: 'Bedrock thinks.', signature: 'EqQBCkYIBxgCKkB+/bedrock==' }] : [];
+  return [...thinking, { type: 'text', text: 'Hello from Claude on Bedrock' }];
+}
+
+function claudeProblem(body: Record<string, unknown>): string | undefined {
+  if (body.anthropic_version !== 'bedrock-2023-05-31') return 'Malformed input request: anthropic_version must be bedrock-2023-05-31';
+  for (const key of ['model', 'stream']) if (key in body) return `Malformed input request: extraneous key [${key}] is not permitted`;
+  if (!Array.isArray(body.messages) || typeof body.max_tokens !== 'number') return 'Malformed input request: messages and max_tokens are required';
+  return undefined;
+}
+
+function invokeClaude(res: http.ServerResponse, modelId: string, body: Record<string, unknown>): void {
+  const problem = claudeProblem(body);
+  if (problem) return send(res, 400, { message: problem });
+  send(res, 200, { id: 'msg_bdrk_01', type: 'message', role: 'assistant', model: modelId, content: claudeContent(body), stop_reason: 'end_turn', stop_sequence: null, usage: CLAUDE_USAGE });
+}
+
+async function invokeClaudeStream(res: http.ServerResponse, modelId: string, body: Record<string, unknown>): Promise<void> {
+  const problem = claudeProblem(body);
+  if (problem) return send(res, 400, { message: problem });
+  res.writeHead(200, { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': 'fake-request-id' });
+  const chunk = (event: Record<string, unknown>) => eventMessage('chunk', { bytes: Buffer.from(JSON.stringify(event)).toString('base64') });
+  const events: Uint8Array[] = [
+    chunk({ type: 'message_start', message: { id: 'msg_bdrk_02', type: 'message', role: 'assistant', model: modelId, content: [], stop_reason: null, stop_sequence: null, usage: { ...CLAUDE_USAGE, output_tokens: 1 } } }),
+  ];
+  claudeContent(body).forEach((block, index) => {
+    const empty = block.type === 'thinking' ? { type: 'thinking', thinking: '', signature: '' } : { type: 'text', text: '' };
+    events.push(chunk({ type: 'content_block_start', index, content_block: empty }));
+    if (block.type === 'thinking') {
+      events.push(chunk({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: block.thinking } }));
+      events.push(chunk({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } }));
+    } else {
+      for (const text of ['Hello from ', 'Claude on Bedrock']) events.push(chunk({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }));
+    }
+    events.push(chunk({ type: 'content_block_stop', index }));
+  });
+  events.push(chunk({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9 } }));
+  events.push(chunk({ type: 'message_stop', 'amazon-bedrock-invocationMetrics': { inputTokenCount: 18, outputTokenCount: 9 } }));
+  const bytes = Buffer.concat(events);
+  for (let offset = 0; offset < bytes.length; offset += 53) {
+    res.write(bytes.subarray(offset, offset + 53));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  res.end();
+}
+
 function rerank(res: http.ServerResponse, body: Record<string, unknown>): void {
   const sources = Array.isArray(body.sources) ? (body.sources as Array<{ inlineDocumentSource?: { textDocument?: { text?: string } } }>) : [];
   const config = (body.rerankingConfiguration as { bedrockRerankingConfiguration?: { numberOfResults?: number } } | undefined)?.bedrockRerankingConfiguration;
@@ -181,11 +235,14 @@ export async function startFakeBedrock(secrets: Record<string, string>): Promise
         if (check && 'error' in check) return send(res, 403, { message: check.error });
         const body = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
         const path = new URL(req.url ?? '/', 'http://fake').pathname;
-        const model = /^\/model\/([^/]+)\/(converse|converse-stream|invoke)$/.exec(path);
+        const model = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/.exec(path);
         if (req.method === 'POST' && path === '/rerank') return rerank(res, body);
         if (req.method !== 'POST' || !model) return send(res, 404, { message: `Unknown operation ${req.method} ${path}` });
         const modelId = decodeURIComponent(model[1]!);
         if (modelId === 'error-429') return send(res, 429, { message: 'Too many requests, please wait before trying again.' });
+        const claude = /(^|[.:/])anthropic\.claude-/.test(modelId);
+        if (claude && model[2] === 'invoke') return invokeClaude(res, modelId, body);
+        if (claude && model[2] === 'invoke-with-response-stream') return invokeClaudeStream(res, modelId, body);
         if (model[2] === 'invoke') return invoke(res, modelId, body);
         if (!Array.isArray(body.messages)) return send(res, 400, { message: 'Malformed input request: messages is required' });
         if (model[2] === 'converse-stream') return converseStream(res, modelId);

@@ -26,23 +26,32 @@ function claude(res: http.ServerResponse, model: string, body: Json, stream: boo
   }
   if (stream !== (body.stream === true)) return send(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'fake upstream: stream flag and method disagree' } });
   const usage = { input_tokens: 25, output_tokens: 12, cache_read_input_tokens: 5 };
+  // asked to think: a thinking block with its signature first (Messages API callers see it; chat callers get content_blocks)
+  const thinking = body.thinking ? [{ type: 'thinking', thinking: 'Vertex thinks.', signature: 'ErUBCkYIBxgCIkD/vertex+sig==' }] : [];
   if (!stream) {
     return send(res, 200, {
       id: 'msg_vrtx_01', type: 'message', role: 'assistant', model,
-      content: [{ type: 'text', text: 'Hello from Claude on Vertex' }],
+      content: [...thinking, { type: 'text', text: 'Hello from Claude on Vertex' }],
       stop_reason: 'end_turn', stop_sequence: null, usage,
     });
   }
   res.writeHead(200, { 'content-type': 'text/event-stream' });
   const event = (type: string, data: Json) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   event('message_start', { message: { id: 'msg_vrtx_02', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 25, output_tokens: 1 } } });
-  event('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
-  event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'Checking.' } });
-  event('content_block_stop', { index: 0 });
-  event('content_block_start', { index: 1, content_block: { type: 'tool_use', id: 'toolu_vrtx_01', name: 'get_weather', input: {} } });
-  event('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: '{"city": "Pa' } });
-  event('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: 'ris"}' } });
-  event('content_block_stop', { index: 1 });
+  const first = thinking.length;
+  for (const block of thinking) {
+    event('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } });
+    event('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: block.thinking } });
+    event('content_block_delta', { index: 0, delta: { type: 'signature_delta', signature: block.signature } });
+    event('content_block_stop', { index: 0 });
+  }
+  event('content_block_start', { index: first, content_block: { type: 'text', text: '' } });
+  event('content_block_delta', { index: first, delta: { type: 'text_delta', text: 'Checking.' } });
+  event('content_block_stop', { index: first });
+  event('content_block_start', { index: first + 1, content_block: { type: 'tool_use', id: 'toolu_vrtx_01', name: 'get_weather', input: {} } });
+  event('content_block_delta', { index: first + 1, delta: { type: 'input_json_delta', partial_json: '{"city": "Pa' } });
+  event('content_block_delta', { index: first + 1, delta: { type: 'input_json_delta', partial_json: 'ris"}' } });
+  event('content_block_stop', { index: first + 1 });
   event('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 30 } });
   event('message_stop', {});
   res.end();

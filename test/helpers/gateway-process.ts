@@ -28,17 +28,25 @@ export interface Node {
   origin: string;
   /** the process started (with GATEWAY_WORKERS above 1: the cluster primary) */
   pid: number;
+  port: number;
   stop(): Promise<void>;
 }
 
+export interface NodeOptions {
+  /** listen on this port, e.g. a restart where a load balancer expects the node; a free port otherwise */
+  port?: number;
+  /** everything the process writes to stdout (its log lines), as it comes */
+  onStdout?: (text: string) => void;
+}
+
 /** A gateway process of its own (its own process group, stopped by it), ready once /health answers. */
-export async function startNode(env: Record<string, string>): Promise<Node> {
-  const port = await freePort();
+export async function startNode(env: Record<string, string>, options: NodeOptions = {}): Promise<Node> {
+  const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gw-node-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     detached: true,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', options.onStdout ? 'pipe' : 'ignore', 'pipe'],
     env: {
       ...process.env,
       PORT: String(port),
@@ -54,6 +62,7 @@ export async function startNode(env: Record<string, string>): Promise<Node> {
   });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  if (options.onStdout) child.stdout!.on('data', (chunk: Buffer) => options.onStdout!(chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const origin = `http://127.0.0.1:${port}`;
   const stop = async () => {
@@ -67,7 +76,7 @@ export async function startNode(env: Record<string, string>): Promise<Node> {
     try {
       const health = await request(`${origin}/health`);
       await health.body.dump();
-      if (health.statusCode === 200) return { baseURL: `${origin}/v1`, origin, pid: child.pid!, stop };
+      if (health.statusCode === 200) return { baseURL: `${origin}/v1`, origin, pid: child.pid!, port, stop };
     } catch {
       // not listening yet
     }

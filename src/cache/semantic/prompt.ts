@@ -24,7 +24,8 @@ function textOf(content: unknown): string | undefined {
   if (!Array.isArray(content) || content.length === 0) return undefined;
   const texts: string[] = [];
   for (const part of content) {
-    if (!isRecord(part) || part.type !== 'text' || typeof part.text !== 'string') return undefined;
+    // `text` in chat and Messages, `input_text` in Responses
+    if (!isRecord(part) || (part.type !== 'text' && part.type !== 'input_text') || typeof part.text !== 'string') return undefined;
     texts.push(part.text);
   }
   return texts.join('\n');
@@ -37,8 +38,19 @@ interface FinalPrompt {
   rest: Record<string, unknown>;
 }
 
+/** A Responses request's input: a string, or items whose last is a user message (the turns before it kept). */
+function finalInput(input: unknown, rest: Record<string, unknown>): FinalPrompt | undefined {
+  if (typeof input === 'string') return { text: input, history: [], rest };
+  if (!Array.isArray(input)) return undefined;
+  const last: unknown = input.at(-1);
+  if (!isRecord(last) || last.role !== 'user' || (last.type !== undefined && last.type !== 'message')) return undefined;
+  const text = textOf(last.content);
+  return text === undefined ? undefined : { text, history: input.slice(0, -1), rest };
+}
+
 function finalPrompt(body: Record<string, unknown>): FinalPrompt | undefined {
-  const { messages, prompt, ...rest } = body;
+  const { messages, prompt, input, ...rest } = body;
+  if (input !== undefined) return finalInput(input, rest);
   if (Array.isArray(messages)) {
     const last: unknown = messages.at(-1);
     if (!isRecord(last) || last.role !== 'user') return undefined;
@@ -53,7 +65,8 @@ function finalPrompt(body: Record<string, unknown>): FinalPrompt | undefined {
 }
 
 /**
- * The text and variant for a chat or completions request; `undefined` when it cannot be cached semantically
+ * The text and variant for a chat, completions, Messages or Responses request (a Messages `system` and a
+ * Responses `instructions` are params like any other); `undefined` when it cannot be cached semantically
  * (no final user turn with text, or a non-text prompt). The model is left out of the variant: the semantic
  * cache matches on it separately.
  */

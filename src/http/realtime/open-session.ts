@@ -3,9 +3,10 @@
  * gateway key (header or subprotocol), the `model` query parameter, the x-gateway-* headers, the provider target
  * (resolved as every inference request's is: a provider with `Authorization`, a custom host through the SSRF
  * guard, or a saved provider `@slug` / virtual key with its stored credential), the rate limits (the session counts
- * as one request) and the budgets (an estimate reserved, settled with the session's usage when it ends). Then the
- * provider's socket is opened; only once it has answered 101 is the client upgraded, so a provider refusal reaches
- * the client with the provider's status and body. A refusal after authentication is logged like any request's.
+ * as one request) and the budgets (an estimate reserved). Then the provider's socket is opened; only once it has
+ * answered 101 is the client upgraded, so a provider refusal reaches the client with the provider's status and
+ * body. A refusal after authentication is logged like any request's. Each response's usage is counted in the
+ * limits as it arrives (session-limits.ts): one used up mid-session stops the session with an error event.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -18,11 +19,10 @@ import { newRequestRecord, noteErrorBody, noteTry, type RequestRecord } from '..
 import { catalogPrice, shippedPricing } from '../../pricing/catalog.ts';
 import type { ModelPrice } from '../../pricing/model-price.ts';
 import { realtimeConnection } from '../../providers/openai-compatible/realtime.ts';
-import type { Answer } from '../../pipeline/read-answer.ts';
 import { noteSavedProvider, resolveAttemptTarget } from '../../pipeline/saved-provider-target.ts';
 import { noteAttempt } from '../../pipeline/steps/log-record.ts';
 import { requestRateLimits, type RequestRateLimits } from '../../pipeline/steps/rate-limits.ts';
-import { requestBudgets, type AttemptBudget } from '../../pipeline/steps/budgets.ts';
+import { requestBudgets } from '../../pipeline/steps/budgets.ts';
 import { CUSTOM_HOST_BLOCKED_CODE, guardedLookup } from '../../upstream/ssrf-guard.ts';
 import type { ForwardDeps } from '../forward.ts';
 import { parseGatewayHeaders } from '../parse-gateway-headers.ts';
@@ -30,6 +30,7 @@ import type { CredentialResolver } from '../plugins/auth.ts';
 import { gatewayKeyOf, modelOf, refuseHandshake, refuseWithError } from './handshake.ts';
 import { addUsage, relay } from './relay.ts';
 import { isNormalClose, writeSessionRow, type SessionLogDeps } from './session-log.ts';
+import { sessionLimits, stopSession, type SessionLimits } from './session-limits.ts';
 
 export interface RealtimeDeps extends ForwardDeps {
   credentials: CredentialResolver;
@@ -54,18 +55,6 @@ interface Opened {
   headers: GatewayHeaders;
   record: RequestRecord;
   model: string;
-}
-
-/** What the session settles when it ends: the `tokens` rate limits and the budget reservation. */
-function settler(limits: RequestRateLimits, budget: AttemptBudget, record: RequestRecord): (status: number | undefined) => void {
-  return (status) => {
-    // the pipeline's settle-at-end path (a relayed answer whose usage its writer noted): the same code settles a session
-    const attempt = { done: (_completed: boolean) => {} };
-    const answer = status === undefined ? undefined : ({ kind: 'relay', status, attempt } as unknown as Answer);
-    if (answer) limits.countTokens(answer, record);
-    const result = { answer, verdict: undefined, failure: undefined, retries: 0, status, guardrailFailed: false };
-    void budget.track(Promise.resolve(result)).then(() => attempt.done(true));
-  };
 }
 
 async function priceOf(provider: string, model: string, principal: Principal, integrationId: string | undefined, deps: RealtimeDeps): Promise<ModelPrice | null> {
@@ -146,9 +135,9 @@ export async function openSession(request: IncomingMessage, socket: Duplex, head
     if (limited) throw limited;
     const budget = await requestBudgets(principal, headers, record, deps).reserve({ call: sent, provider: adapter.name, providerSlug: headers.providerSlug, savedProvider });
     if (budget.refused) throw budget.refused;
-    const settle = settler(limits, budget, record);
+    const guard = sessionLimits(limits, budget);
     record.price = await priceOf(adapter.name, upstreamModel, principal, savedProvider?.integrationId, deps);
-    connect({ request, socket, head, wss, deps, opened, connection, customHost: target.customHost, providerName: adapter.name, timeoutMs: headers.requestTimeoutMs, settle, logRefusal });
+    connect({ request, socket, head, wss, deps, opened, connection, customHost: target.customHost, providerName: adapter.name, timeoutMs: headers.requestTimeoutMs, limits: guard, logRefusal });
   } catch (error) {
     const refusal = isGatewayError(error) ? error : internalError();
     if (!isGatewayError(error)) deps.onError(error);
@@ -168,7 +157,8 @@ interface Connecting {
   customHost: boolean;
   providerName: string;
   timeoutMs: number | undefined;
-  settle: (status: number | undefined) => void;
+  /** counts each response's usage as it arrives, and ends with the session */
+  limits: SessionLimits;
   logRefusal: (status: number, body: unknown) => void;
 }
 
@@ -191,7 +181,7 @@ function connect(context: Connecting): void {
     if (settled) return;
     settled = true;
     noteTry(record, { path: null, provider: context.providerName, model: record.model ?? null, status, error, retry: 0 }, sentAt, now());
-    context.settle(undefined);
+    context.limits.end();
     context.logRefusal(status, body);
   };
   // the client gave up while the provider's socket was opening
@@ -220,7 +210,7 @@ function connect(context: Connecting): void {
     noteTry(record, { path: null, provider: context.providerName, model: record.model ?? null, status: 101, error: null, retry: 0 }, sentAt, now());
     if (socket.destroyed) {
       provider.terminate();
-      context.settle(undefined);
+      context.limits.end();
       return;
     }
     wss.handleUpgrade(request, socket, head, (client) => session(context, client, provider));
@@ -232,6 +222,7 @@ function session(context: Connecting, client: WebSocket, provider: WebSocket): v
   const { record } = opened;
   let finish!: () => void;
   const live: LiveSession = { client, provider, ended: new Promise((resolve) => (finish = resolve)) };
+  let stopped: GatewayError | undefined;
   deps.sessions.add(live);
   relay(client, provider, {
     onFirstFrame: () => {
@@ -239,11 +230,18 @@ function session(context: Connecting, client: WebSocket, provider: WebSocket): v
     },
     onUsage: (usage) => {
       record.usage = addUsage(record.usage, usage);
+      // counted as it arrives: a limit used up mid-session stops it
+      void context.limits.used(usage).then((refusal) => {
+        if (!refusal || stopped) return;
+        stopped = refusal;
+        stopSession(client, provider, refusal);
+      });
     },
     onEnd: (end) => {
       deps.sessions.delete(live);
-      const succeeded = isNormalClose(end.code) || (end.closedBy === 'client' && end.code === 1001);
-      if (!succeeded) {
+      const succeeded = !stopped && (isNormalClose(end.code) || (end.closedBy === 'client' && end.code === 1001));
+      if (stopped) record.error = stopped.toBody().error;
+      else if (!succeeded) {
         const detail = end.reason ? `: ${end.reason}` : '';
         record.error = {
           message: `The ${end.closedBy} closed the realtime session with code ${end.code}${detail}.`.slice(0, 500),
@@ -251,7 +249,7 @@ function session(context: Connecting, client: WebSocket, provider: WebSocket): v
           code: `websocket_close_${end.code}`,
         };
       }
-      context.settle(200);
+      context.limits.end();
       writeSessionRow({ request, ...opened, status: 101, succeeded, onError: deps.onError }, deps.log);
       finish();
     },

@@ -43,7 +43,9 @@ export function registerInferenceRoutes(app: FastifyInstance, deps: ForwardDeps,
  * `previous_response_id` naming one continues its conversation whatever the target, and GET, DELETE and
  * input_items answer from the store; an id the store does not hold goes to the provider.
  */
-function registerResponsesRoutes(app: FastifyInstance, deps: ForwardDeps, responses: ResponsesRuntime): void {
+function registerResponsesRoutes(app: FastifyInstance, routeDeps: ForwardDeps, responses: ResponsesRuntime): void {
+  // the cache keeps Responses here, never chat answers; a hit is a fresh Response (src/responses/cache.ts)
+  const deps: ForwardDeps = { ...routeDeps, cacheForm: responses.cacheForm, serveCached: responses.serveCached };
   app.post('/v1/responses', { config: { routeKind: 'responses.create' } }, async (request, reply) => {
     const body = validateResponsesRequest(request.body);
     const organisationId = request.principal?.organisationId;

@@ -10,7 +10,8 @@
  * the gateway needs no extra header; the provider's credential then comes from a config or a saved provider). It is
  * checked by the same auth hook as every /v1 route. When the gateway key comes in x-gateway-api-key, an
  * `x-api-key` is the provider credential, like `Authorization: Bearer` (which wins when both are sent).
- * The client's `anthropic-version` and `anthropic-beta` reach the provider as forwarded headers.
+ * The client's `anthropic-version` and `anthropic-beta` reach the provider as forwarded headers, also when a config
+ * target names its own forward_headers (a provider that does not speak Messages never gets them).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { GatewayHeaders } from '../../core/context.ts';
@@ -18,6 +19,7 @@ import type { RouteKind } from '../../core/inference-call.ts';
 import { withMessagesRoute } from '../../providers/anthropic/inbound/index.ts';
 import type { ProviderRegistry } from '../../providers/registry.ts';
 import { forward, gatewayHeadersOf, type ForwardDeps } from '../forward.ts';
+import { messagesCacheForm, serveCachedMessage } from '../messages-cache.ts';
 import { validateCountTokens, validateMessages } from './messages-schema.ts';
 
 const MESSAGES_ROUTES: ReadonlySet<RouteKind | undefined> = new Set<RouteKind>(['messages', 'messages.count_tokens']);
@@ -64,12 +66,14 @@ export function registerMessagesKeyHeader(app: FastifyInstance): void {
  * provider: a copy of the gateway key is never a provider credential.
  */
 function messagesHeaders(headers: GatewayHeaders, request: FastifyRequest): GatewayHeaders {
-  const sent = PROTOCOL_HEADERS.filter((name) => request.headers[name] !== undefined && !headers.forwardHeaders.includes(name));
+  const protocolHeaders = PROTOCOL_HEADERS.filter((name) => request.headers[name] !== undefined);
+  const sent = protocolHeaders.filter((name) => !headers.forwardHeaders.includes(name));
   const gatewayKey = single(request.headers['x-gateway-api-key']);
   const notGatewayKey = (value: string | undefined) => (value !== undefined && value !== gatewayKey ? value : undefined);
   const providerToken = notGatewayKey(headers.providerToken) ?? notGatewayKey(single(request.headers[CLIENT_KEY]));
-  if (sent.length === 0 && providerToken === headers.providerToken) return headers;
-  return { ...headers, forwardHeaders: [...headers.forwardHeaders, ...sent], providerToken };
+  if (protocolHeaders.length === 0 && providerToken === headers.providerToken) return headers;
+  // protocolHeaders: a config target's forward_headers replaces forwardHeaders, and must not drop these
+  return { ...headers, forwardHeaders: [...headers.forwardHeaders, ...sent], protocolHeaders, providerToken };
 }
 
 /** Every adapter, with the `messages` route through the canonical form where it does not speak Messages itself. */
@@ -79,7 +83,8 @@ export function messagesRegistry(registry: ProviderRegistry): ProviderRegistry {
 
 export function registerMessagesRoutes(app: FastifyInstance, deps: ForwardDeps): void {
   // built once: the pipeline finds the Messages route on every adapter of this registry
-  const messagesDeps: ForwardDeps = { ...deps, registry: messagesRegistry(deps.registry) };
+  // the cache keeps Messages here, never chat answers (messages-cache.ts)
+  const messagesDeps: ForwardDeps = { ...deps, registry: messagesRegistry(deps.registry), cacheForm: messagesCacheForm, serveCached: serveCachedMessage };
   const prepare = (request: FastifyRequest, reply: Parameters<typeof gatewayHeadersOf>[1]) => {
     request.gateway = messagesHeaders(gatewayHeadersOf(request, reply, messagesDeps), request);
   };

@@ -17,6 +17,7 @@ import type { Reservation } from '../../limits/budgets.ts';
 import { LimitError } from '../../limits/limit-error.ts';
 import type { InferenceCall } from '../../core/inference-call.ts';
 import type { RequestRecord } from '../../logging/request-record.ts';
+import type { TokenUsage } from '../../logging/usage.ts';
 import { catalogPrice, shippedPricing } from '../../pricing/catalog.ts';
 import type { ModelPrice } from '../../pricing/model-price.ts';
 import type { Answer } from '../read-answer.ts';
@@ -42,13 +43,20 @@ export interface AttemptBudget {
   refused: LimitError | undefined;
   /** Settles the reservation from the attempt's outcome; a throw or an attempt without an answer releases it. */
   track(tried: Promise<AttemptResult>): Promise<AttemptResult>;
+  /**
+   * For a long-lived exchange (a realtime session) instead of `track`: settles what one of its responses used and
+   * reserves the estimate again for the next; the refusal of a budget it no longer fits in, so the exchange can stop.
+   */
+  renew(used: TokenUsage): Promise<LimitError | undefined>;
+  /** The exchange has ended: what is still reserved for a response that never came is given back. */
+  release(): void;
 }
 
 export interface RequestBudgets {
   reserve(attempt: BudgetAttempt): Promise<AttemptBudget>;
 }
 
-const UNLIMITED: AttemptBudget = { refused: undefined, track: (tried) => tried };
+const UNLIMITED: AttemptBudget = { refused: undefined, track: (tried) => tried, renew: async () => undefined, release: () => {} };
 
 function modelOf(body: unknown): string | undefined {
   const model = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
@@ -126,9 +134,27 @@ export function requestBudgets(principal: Principal | undefined, headers: Gatewa
       if (estimate.cost === undefined && limits.some((limit) => limit.type === 'cost')) budgets.unpriced();
       const context = { requestId: headers.trace.traceId, apiKeyId: caller.kind === 'api_key' ? caller.keyId : undefined };
       const reserved = await budgets.engine.reserve(limits, estimate, context);
-      if (reserved instanceof LimitError) return { refused: reserved, track: (tried) => tried };
+      if (reserved instanceof LimitError) return { ...UNLIMITED, refused: reserved };
+      let open: Reservation | undefined = reserved;
       return {
         refused: undefined,
+        async renew(used) {
+          const settling = open;
+          open = undefined;
+          if (settling) {
+            settling.settle(usedAmounts(used, price));
+            // the next reservation is judged against the usage just settled
+            await settling.settled;
+          }
+          const next = await budgets.engine.reserve(limits, estimate, context);
+          if (next instanceof LimitError) return next;
+          open = next;
+          return undefined;
+        },
+        release() {
+          open?.release();
+          open = undefined;
+        },
         async track(tried) {
           let result: AttemptResult;
           try {

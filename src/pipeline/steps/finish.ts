@@ -5,6 +5,7 @@
  */
 import type { CacheStep } from '../../cache/semantic-pipeline.ts';
 import type { ResponseCache } from '../../cache/response-cache.ts';
+import type { CacheForm } from '../../cache/cache-form.ts';
 import type { GuardrailHook } from '../../guardrails/hooks.ts';
 import type { CheckRegistry } from '../../guardrails/registry.ts';
 import { noteOutputVerdicts, type RequestRecord } from '../../logging/request-record.ts';
@@ -25,6 +26,8 @@ export interface Chosen extends Omit<Outcome, 'answer' | 'output' | 'streamEnd' 
 export interface FinishDeps {
   responses: ResponseCache;
   checks: CheckRegistry;
+  /** how the route's answers are stored (a Message, a Response); the canonical answer when unset */
+  cacheForm?: CacheForm | undefined;
 }
 
 export interface FinishIo {
@@ -35,8 +38,8 @@ export interface FinishIo {
 export function finishChosen(chosen: Chosen, deps: FinishDeps, io: FinishIo): Outcome {
   const { answer, cache, verdict } = chosen;
   const succeeded = answer.status < 300 && (verdict === undefined || verdict.status === 200);
-  const store = cache && succeeded ? storer(deps.responses, cache.plan, io.onStoreError) : undefined;
-  if (store && answer.kind === 'json') store.json(answer.status, answer.unchanged ? answer.text : JSON.stringify(answer.canonical));
+  const store = cache && succeeded ? storer(deps.responses, cache.plan, io.onStoreError, chosen.call, deps.cacheForm) : undefined;
+  if (store && answer.kind === 'json') store.json(answer.status, answer);
   let streamEnd: StreamEnd | undefined;
   if (answer.kind === 'stream' && (chosen.outputHooks.length > 0 || store)) {
     const context = { hooks: chosen.outputHooks, call: chosen.call, metadata: chosen.metadata, signal: chosen.clientGone.signal, checks: deps.checks };

@@ -56,9 +56,14 @@ export interface RequestRateLimits {
   check(target: LimitedAttempt): Promise<LimitError | undefined>;
   /** The chosen answer's tokens into the `tokens` limits of the attempt that produced it (a stream's at its end). */
   countTokens(answer: ChosenAnswer, record: RequestRecord | undefined): void;
+  /**
+   * Tokens used so far by a long-lived exchange (a realtime session's response) into the admitted attempt's
+   * `tokens` limits, then those limits judged again: the refusal of one now used up, so the exchange can stop.
+   */
+  addTokens(tokens: number): Promise<LimitError | undefined>;
 }
 
-const NOTHING: RequestRateLimits = { check: async () => undefined, countTokens: () => {} };
+const NOTHING: RequestRateLimits = { check: async () => undefined, countTokens: () => {}, addTokens: async () => undefined };
 const NO_RULES: readonly RateLimitRule[] = Object.freeze([]);
 
 export function requestRateLimits(
@@ -113,6 +118,17 @@ export function requestRateLimits(
       counted ??= new Set();
       for (const rule of pending) if (rule.type === 'requests') counted.add(rule.counterKey);
       return undefined;
+    },
+
+    async addTokens(tokens) {
+      const rules = tokenRules;
+      if (rules.length === 0) return undefined;
+      await limiter.addTokens(rules, tokens);
+      // `tokens` rules count nothing when taken: this only judges them
+      const verdict = await limiter.take(rules);
+      if (verdict.allowed) return undefined;
+      if (!verdict.storeDown) metrics?.rateLimited.inc({ source: verdict.rule.source, type: verdict.rule.type });
+      return rateLimitRefusal(verdict);
     },
 
     countTokens(answer, record) {

@@ -1,5 +1,6 @@
 /**
- * The AWS Bedrock adapter: chat through Converse / ConverseStream, embeddings through InvokeModel (Titan, Cohere),
+ * The AWS Bedrock adapter: chat through Converse / ConverseStream, the Messages API (Claude natively through
+ * InvokeModel, claude-messages.ts; other models through Converse), embeddings through InvokeModel (Titan, Cohere),
  * rerank through the Agent Runtime, and signed pass-through to the runtime API. Region and credentials come from
  * the x-gateway-aws-* headers; every request is signed with SigV4 in `prepare`, after the body is final.
  * API reference: https://docs.aws.amazon.com/bedrock/latest/APIReference/welcome.html
@@ -7,9 +8,12 @@
 import { invalidParam } from '../../core/errors.ts';
 import type { InferenceCall, ProviderAdapter } from '../contract.ts';
 import { systemClock, type AdapterOptions } from '../shared/clock.ts';
-import { defineAdapter } from '../shared/define-adapter.ts';
+import { defineAdapter, type RouteHandler } from '../shared/define-adapter.ts';
+import { claudeOrChatMessagesRoute } from '../anthropic/inbound/index.ts';
+import { claudeMessagesRoute, isClaudeCall, withBetasInBody } from './claude-messages.ts';
 import { recordOf, type JsonRecord } from '../shared/json.ts';
 import { credentialsOf, signRequest } from './auth.ts';
+import { bedrockResourceHooks } from './batch.ts';
 import { buildEmbeddingBody, toEmbeddingResponse } from './embeddings.ts';
 import { agentRuntimeBaseUrl, modelPath, regionOf, runtimeBaseUrl } from './endpoints.ts';
 import { parseBedrockError } from './errors.ts';
@@ -37,7 +41,22 @@ function encoded(built: { body: JsonRecord; warnings: string[] }): { body: Buffe
 
 export function createBedrockAdapter(options: AdapterOptions = {}): ProviderAdapter {
   const clock = options.clock ?? systemClock;
-  return defineAdapter({
+  const chat: RouteHandler = {
+    request(call, target) {
+      const built = encoded(buildConverseBody(call.body, call.strictReferenceCompliance));
+      const stream = isStream(call);
+      const url = `${target.baseUrl}${modelPath(modelOf(call), stream ? 'converse-stream' : 'converse')}`;
+      return { url, ...built, headers: { accept: stream ? EVENT_STREAM_TYPE : 'application/json' } };
+    },
+    response: (json, call) => toChatCompletion(json, modelOf(call), call.strictReferenceCompliance, clock),
+    stream(call) {
+      if (!isStream(call)) return undefined;
+      const includeUsage = recordOf(recordOf(call.body).stream_options).include_usage === true;
+      return createConverseStreamDecoder({ model: modelOf(call), includeUsage, strict: call.strictReferenceCompliance }, clock);
+    },
+  };
+
+  const adapter = defineAdapter({
     name: 'bedrock',
     capabilities: { streaming: true, tools: true, framing: 'aws-event-stream' },
     defaultBaseUrl: undefined,
@@ -50,20 +69,9 @@ export function createBedrockAdapter(options: AdapterOptions = {}): ProviderAdap
       credentialsOf(target);
     },
     routes: {
-      chat: {
-        request(call, target) {
-          const built = encoded(buildConverseBody(call.body, call.strictReferenceCompliance));
-          const stream = isStream(call);
-          const url = `${target.baseUrl}${modelPath(modelOf(call), stream ? 'converse-stream' : 'converse')}`;
-          return { url, ...built, headers: { accept: stream ? EVENT_STREAM_TYPE : 'application/json' } };
-        },
-        response: (json, call) => toChatCompletion(json, modelOf(call), call.strictReferenceCompliance, clock),
-        stream(call) {
-          if (!isStream(call)) return undefined;
-          const includeUsage = recordOf(recordOf(call.body).stream_options).include_usage === true;
-          return createConverseStreamDecoder({ model: modelOf(call), includeUsage, strict: call.strictReferenceCompliance }, clock);
-        },
-      },
+      chat,
+      // Claude natively (InvokeModel with the Messages body), any other model through the chat form (Converse)
+      messages: claudeOrChatMessagesRoute({ isClaude: isClaudeCall, native: claudeMessagesRoute, chat }),
       embeddings: {
         request(call, target) {
           const built = encoded(buildEmbeddingBody(call.body));
@@ -79,9 +87,10 @@ export function createBedrockAdapter(options: AdapterOptions = {}): ProviderAdap
         response: (json, call, target) => toRerankResponse(json, call.body, target.provider),
       },
     },
-    prepare: (request, target) => signRequest(request, target, () => new Date(clock.now())),
+    prepare: (request, target) => signRequest(withBetasInBody(request), target, () => new Date(clock.now())),
     parseError: parseBedrockError,
   });
+  return { ...adapter, resources: bedrockResourceHooks };
 }
 
 export const bedrockAdapter = createBedrockAdapter();

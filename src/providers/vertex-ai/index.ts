@@ -1,25 +1,36 @@
 /**
  * Google Vertex AI: Gemini chat (plain and streamed, the Gemini mappers of ../google), Claude chat (`claude-*`
- * models, the Anthropic mappers of ../anthropic), text embeddings, ranking (rerank) and pass-through under the
- * project's location.
+ * models, the Anthropic mappers of ../anthropic), the Messages API (Claude natively, other models through the
+ * chat form), text embeddings, ranking (rerank) and pass-through under the project's location.
  * https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/inference
  * Auth: `Authorization: Bearer <access token>` is used as it is; a service account key in
  * x-gateway-vertex-service-account-json is exchanged for an access token (auth.ts), and wins when both are sent.
  */
 import { invalidParam } from '../../core/errors.ts';
 import type { EmbeddingRequest, RerankRequest } from '../../core/openai-types.ts';
-import type { PrepareContext, ProviderAdapter, ProviderTarget } from '../contract.ts';
+import type { PrepareContext, ProviderAdapter, ProviderTarget, UpstreamRequest } from '../contract.ts';
 import { chatRequestOf, embeddingWarnings, geminiChatCall, geminiChatTransform, geminiStreamDecoder } from '../google/index.ts';
 import { systemClock, type AdapterOptions } from '../shared/clock.ts';
-import { defineAdapter } from '../shared/define-adapter.ts';
+import { defineAdapter, type RouteHandler } from '../shared/define-adapter.ts';
+import { recordOf } from '../shared/json.ts';
+import { claudeOrChatMessagesRoute, cloudMessagesBody } from '../anthropic/inbound/index.ts';
 import { SERVICE_ACCOUNT_HEADER, createTokenSource, parseServiceAccount } from './auth.ts';
-import { claudeAnswer, claudeRequest, claudeStreamDecoder, parseVertexError } from './claude.ts';
+import { VERTEX_ANTHROPIC_VERSION, claudeAnswer, claudeRequest, claudeStreamDecoder, parseVertexError } from './claude.ts';
 import { fromPredictAnswer, toPredictBody } from './embeddings.ts';
 import { checkedModel, isClaude, locationBase, rankingEndpoint, vertexBaseUrl } from './endpoints.ts';
 import { fromRankAnswer, toRankBody } from './rerank.ts';
 
 function publisherModel(target: ProviderTarget, model: string, method: string, publisher = 'google'): string {
   return `${locationBase(target)}/publishers/${publisher}/models/${model}:${method}`;
+}
+
+/**
+ * The Messages route's forwarded protocol headers: the version travels in the body on Vertex, so its header goes;
+ * `anthropic-beta` stays for Claude (Vertex reads it) and goes for any other publisher.
+ */
+function withoutMessagesHeaders(request: UpstreamRequest): Record<string, string> {
+  const { 'anthropic-version': _version, 'anthropic-beta': beta, ...headers } = request.headers;
+  return beta !== undefined && request.url.includes('/publishers/anthropic/') ? { ...headers, 'anthropic-beta': beta } : headers;
 }
 
 export function createVertexAdapter(options: AdapterOptions = {}): ProviderAdapter {
@@ -38,6 +49,34 @@ export function createVertexAdapter(options: AdapterOptions = {}): ProviderAdapt
     );
   }
 
+  const chat: RouteHandler = {
+    request(call, target) {
+      const request = chatRequestOf(call);
+      if (isClaude(request.model)) {
+        const claude = claudeRequest(request, call, target);
+        return { url: publisherModel(target, checkedModel(request.model), claude.method, 'anthropic'), body: claude.body, warnings: claude.warnings };
+      }
+      const built = geminiChatCall(call, target);
+      const method = built.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+      return { url: publisherModel(target, checkedModel(built.model), method), body: built.body, warnings: built.warnings };
+    },
+    response: (json, call, target) => (isClaude(chatRequestOf(call).model) ? claudeAnswer(json, call, target, clock) : gemini(json, call, target)),
+    stream(call, target) {
+      const request = chatRequestOf(call);
+      if (!isClaude(request.model)) return geminiStreamDecoder(call, target, clock);
+      return request.stream === true ? claudeStreamDecoder(request, call, target, clock) : undefined;
+    },
+  };
+
+  /** the client's Messages body, to the Claude publisher's rawPredict (streamRawPredict when it streams) */
+  const claudeMessages: RouteHandler = {
+    request(call, target) {
+      const body = cloudMessagesBody(call, VERTEX_ANTHROPIC_VERSION);
+      const method = body.stream === true ? 'streamRawPredict' : 'rawPredict';
+      return { url: publisherModel(target, checkedModel(recordOf(call.body).model), method, 'anthropic'), body, warnings: [] };
+    },
+  };
+
   return defineAdapter({
     name: 'vertex-ai',
     capabilities: { streaming: true, tools: true, framing: 'sse' },
@@ -47,24 +86,9 @@ export function createVertexAdapter(options: AdapterOptions = {}): ProviderAdapt
     headers: () => ({}),
     passthroughRoot: locationBase,
     routes: {
-      chat: {
-        request(call, target) {
-          const request = chatRequestOf(call);
-          if (isClaude(request.model)) {
-            const claude = claudeRequest(request, call, target);
-            return { url: publisherModel(target, checkedModel(request.model), claude.method, 'anthropic'), body: claude.body, warnings: claude.warnings };
-          }
-          const chat = geminiChatCall(call, target);
-          const method = chat.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
-          return { url: publisherModel(target, checkedModel(chat.model), method), body: chat.body, warnings: chat.warnings };
-        },
-        response: (json, call, target) => (isClaude(chatRequestOf(call).model) ? claudeAnswer(json, call, target, clock) : gemini(json, call, target)),
-        stream(call, target) {
-          const request = chatRequestOf(call);
-          if (!isClaude(request.model)) return geminiStreamDecoder(call, target, clock);
-          return request.stream === true ? claudeStreamDecoder(request, call, target, clock) : undefined;
-        },
-      },
+      chat,
+      // Claude natively (rawPredict with the Messages body), any other model through the chat form
+      messages: claudeOrChatMessagesRoute({ isClaude: (call) => isClaude(String(recordOf(call.body).model)), native: claudeMessages, chat }),
       embeddings: {
         request(call, target) {
           const request = call.body as EmbeddingRequest;
@@ -83,7 +107,7 @@ export function createVertexAdapter(options: AdapterOptions = {}): ProviderAdapt
     },
     async prepare(request, target, context) {
       const token = await accessToken(target, context);
-      return { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } };
+      return { ...request, headers: { ...withoutMessagesHeaders(request), authorization: `Bearer ${token}` } };
     },
     parseError: parseVertexError,
   });

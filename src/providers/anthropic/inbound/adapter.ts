@@ -24,7 +24,7 @@ export function chatCallOf(call: InferenceCall): InferenceCall {
 }
 
 /** An OpenAI-format stream read as canonical chunks (the provider's `[DONE]` held back). */
-function openAiChunks(): StreamDecoder {
+export function openAiChunks(): StreamDecoder {
   return {
     push(event: StreamEvent) {
       if (event.data === '[DONE]' || event.data.trim() === '') return [];

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { assembleMessage, messageEvents } from './message-events.ts';
+
+const MESSAGE = {
+  id: 'msg_1',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-sonnet-4-5',
+  content: [
+    { type: 'thinking', thinking: 'Hmm.', signature: 'EqQB+/sig==' },
+    { type: 'redacted_thinking', data: 'opaque==' },
+    { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'weather' } },
+    { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: 'https://example.com', title: 'Ex' }] },
+    { type: 'text', text: 'Sunny.', citations: [{ type: 'web_search_result_location', url: 'https://example.com', cited_text: 'sun' }] },
+    { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris', days: [1, 2] } },
+  ],
+  stop_reason: 'tool_use',
+  stop_sequence: null,
+  usage: { input_tokens: 10, cache_read_input_tokens: 4, output_tokens: 20 },
+};
+
+test('a Message replayed as events assembles back to the same Message', () => {
+  const events = messageEvents(MESSAGE);
+  assert.deepEqual(events.map((event) => String(event.type)).filter((type) => !type.startsWith('content_block')), ['message_start', 'ping', 'message_delta', 'message_stop']);
+  assert.deepEqual(assembleMessage(events), MESSAGE);
+});
+
+test('the replay streams what Anthropic streams: empty starts, then deltas', () => {
+  const events = messageEvents(MESSAGE);
+  assert.deepEqual(events[2], { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } });
+  assert.deepEqual(events.find((event) => event.type === 'content_block_delta' && (event.delta as { type: string }).type === 'input_json_delta' && event.index === 5), {
+    type: 'content_block_delta', index: 5, delta: { type: 'input_json_delta', partial_json: '{"city":"Paris","days":[1,2]}' },
+  });
+  assert.deepEqual((events[0] as { message: { usage: unknown; content: unknown } }).message.content, []);
+});
+
+test('a stream that is not whole assembles to nothing', () => {
+  const events = messageEvents(MESSAGE);
+  assert.equal(assembleMessage(events.slice(0, -1)), undefined, 'no message_stop');
+  assert.equal(assembleMessage([...events.slice(0, 3), { type: 'error', error: { type: 'overloaded_error' } }]), undefined);
+  assert.equal(assembleMessage([events[0], { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'x' } }, events.at(-1)]), undefined, 'a delta without its block');
+});

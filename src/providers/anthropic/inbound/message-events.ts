@@ -1,0 +1,150 @@
+/**
+ * A Message and the Messages event stream, each from the other, for the response cache: a native stream is
+ * assembled into the Message it streamed (stored), and a stored Message is replayed as the events Anthropic would
+ * have sent for it (message_start, ping, per block content_block_start / _delta / _stop, message_delta with the
+ * stop reason and usage, message_stop). Thinking and its signature, tool input and citations come back exactly.
+ * https://docs.anthropic.com/en/docs/build-with-claude/streaming
+ */
+import { isRecord, type JsonRecord } from '../../shared/json.ts';
+
+interface BlockState {
+  block: JsonRecord;
+  /** a tool block's input as streamed: JSON text, parsed at the end */
+  json: string | undefined;
+}
+
+function applyDelta(state: BlockState, delta: JsonRecord): void {
+  const block = state.block;
+  const append = (field: string, piece: unknown) => {
+    if (typeof piece === 'string') block[field] = `${typeof block[field] === 'string' ? (block[field] as string) : ''}${piece}`;
+  };
+  switch (delta.type) {
+    case 'text_delta':
+      return append('text', delta.text);
+    case 'thinking_delta':
+      return append('thinking', delta.thinking);
+    case 'signature_delta':
+      return append('signature', delta.signature);
+    case 'input_json_delta':
+      state.json = (state.json ?? '') + (typeof delta.partial_json === 'string' ? delta.partial_json : '');
+      return;
+    case 'citations_delta':
+      block.citations = [...(Array.isArray(block.citations) ? block.citations : []), delta.citation];
+      return;
+    default:
+      // a delta this gateway does not know: the block cannot be rebuilt exactly
+      throw new Error(`unknown content_block_delta type ${String(delta.type)}`);
+  }
+}
+
+function finished(state: BlockState): JsonRecord {
+  if (state.json === undefined) return state.block;
+  return { ...state.block, input: state.json.trim() === '' ? {} : (JSON.parse(state.json) as unknown) };
+}
+
+/**
+ * The Message a native Messages stream carried (its events as parsed objects); undefined when the stream is not a
+ * whole, successful one (no message_stop, an error event, an unknown event or delta).
+ */
+export function assembleMessage(events: Iterable<unknown>): JsonRecord | undefined {
+  let message: JsonRecord | undefined;
+  const blocks = new Map<number, BlockState>();
+  let stopped = false;
+  try {
+    for (const event of events) {
+      if (!isRecord(event)) return undefined;
+      const index = typeof event.index === 'number' ? event.index : -1;
+      switch (event.type) {
+        case 'message_start':
+          if (!isRecord(event.message)) return undefined;
+          message = { ...event.message };
+          break;
+        case 'content_block_start':
+          if (!isRecord(event.content_block)) return undefined;
+          blocks.set(index, { block: { ...event.content_block }, json: undefined });
+          break;
+        case 'content_block_delta': {
+          const state = blocks.get(index);
+          if (!state || !isRecord(event.delta)) return undefined;
+          applyDelta(state, event.delta);
+          break;
+        }
+        case 'message_delta':
+          if (!message) return undefined;
+          if (isRecord(event.delta)) Object.assign(message, event.delta);
+          if (isRecord(event.usage)) message.usage = { ...(isRecord(message.usage) ? message.usage : {}), ...event.usage };
+          break;
+        case 'message_stop':
+          stopped = true;
+          break;
+        case 'content_block_stop':
+        case 'ping':
+          break;
+        default:
+          return undefined;
+      }
+    }
+    if (!message || !stopped) return undefined;
+    const content = [...blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, state]) => finished(state));
+    return { ...message, content };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The block as content_block_start opens it, and the deltas that complete it. */
+function blockEvents(block: JsonRecord): { start: JsonRecord; deltas: JsonRecord[] } {
+  const { citations, ...rest } = block;
+  const cited = Array.isArray(citations) ? citations.map((citation) => ({ type: 'citations_delta', citation })) : [];
+  switch (block.type) {
+    case 'text':
+      return {
+        start: { ...rest, text: '', ...(Array.isArray(citations) ? { citations: [] } : {}) },
+        deltas: [...cited, ...(block.text ? [{ type: 'text_delta', text: block.text }] : [])],
+      };
+    case 'thinking':
+      return {
+        start: { ...block, thinking: '', signature: '' },
+        deltas: [
+          ...(block.thinking ? [{ type: 'thinking_delta', thinking: block.thinking }] : []),
+          ...(block.signature ? [{ type: 'signature_delta', signature: block.signature }] : []),
+        ],
+      };
+    case 'tool_use':
+    case 'server_tool_use': {
+      const input = block.input === undefined ? {} : block.input;
+      const text = JSON.stringify(input);
+      return { start: { ...block, input: {} }, deltas: text === '{}' ? [] : [{ type: 'input_json_delta', partial_json: text }] };
+    }
+    default:
+      // redacted thinking, tool results: sent whole in their start event, as Anthropic does
+      return { start: block, deltas: [] };
+  }
+}
+
+/** The events that stream a stored Message, each with its `type` (the writer names it in the SSE `event:` line). */
+export function messageEvents(message: JsonRecord): JsonRecord[] {
+  const usage = isRecord(message.usage) ? message.usage : {};
+  const content = Array.isArray(message.content) ? message.content.filter(isRecord) : [];
+  const events: JsonRecord[] = [
+    { type: 'message_start', message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 0 } } },
+    { type: 'ping' },
+  ];
+  content.forEach((block, index) => {
+    const { start, deltas } = blockEvents(block);
+    events.push({ type: 'content_block_start', index, content_block: start });
+    for (const delta of deltas) events.push({ type: 'content_block_delta', index, delta });
+    events.push({ type: 'content_block_stop', index });
+  });
+  events.push({
+    type: 'message_delta',
+    delta: { stop_reason: message.stop_reason ?? 'end_turn', stop_sequence: message.stop_sequence ?? null },
+    usage,
+  });
+  events.push({ type: 'message_stop' });
+  return events;
+}
+
+export function isMessage(value: unknown): value is JsonRecord {
+  return isRecord(value) && value.type === 'message' && Array.isArray(value.content);
+}
