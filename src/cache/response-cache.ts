@@ -5,6 +5,7 @@
  * it past its max age.
  */
 import type { KvStore } from '../kv/store.ts';
+import { withTimeout } from '../kv/with-timeout.ts';
 
 export interface CachedAnswer {
   status: number;
@@ -32,6 +33,8 @@ export interface ResponseCacheOptions {
   /** entries whose stored form is larger are not stored, so one huge answer cannot crowd out the rest */
   maxEntryBytes?: number;
   now?: () => number;
+  /** how long a lookup waits for a remote store before it counts as a miss (default 500 ms, as the rate limits) */
+  lookupTimeoutMs?: number;
   /** KV key prefix, so cache entries never collide with counters or other users of the store */
   prefix?: string;
 }
@@ -69,15 +72,20 @@ function parseEntry(text: string): StoredEntry | undefined {
   };
 }
 
+const LOOKUP_TIMEOUT_MS = 500;
+const lookupTimedOut = (ms: number) => new Error(`the response cache's store did not answer within ${ms} ms`);
+
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
   const { kv } = options;
   const maxEntryBytes = options.maxEntryBytes ?? DEFAULT_MAX_ENTRY_BYTES;
   const now = options.now ?? Date.now;
   const prefix = options.prefix ?? 'cache:response:';
+  const lookupTimeoutMs = options.lookupTimeoutMs ?? LOOKUP_TIMEOUT_MS;
 
   return {
     async get(key) {
-      const text = await kv.get(prefix + key);
+      // a remote store that hangs is a miss after LOOKUP_TIMEOUT_MS (the caller treats a failed lookup as a miss)
+      const text = await (kv.kind === 'memory' ? kv.get(prefix + key) : withTimeout(kv.get(prefix + key), lookupTimeoutMs, lookupTimedOut));
       if (text === null) return undefined;
       const entry = parseEntry(text);
       // an unreadable entry (written by another version) is a miss, not an error on the request path

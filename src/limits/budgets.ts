@@ -18,6 +18,7 @@ import { currentWindow, type BudgetOwner } from './budgets-keys.ts';
 import type { BudgetLimit } from './budgets-limits.ts';
 import { budgetRefusal, budgetStoreDown } from './budget-refusal.ts';
 import type { LimitError } from './limit-error.ts';
+import { withTimeout } from '../kv/with-timeout.ts';
 
 /** What a request uses, in units (budgets-amounts.ts); cost undefined: no price is known. */
 export interface Amounts {
@@ -96,13 +97,7 @@ class StoreTimeout extends Error {
   }
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new StoreTimeout(ms)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+const timedOut = (ms: number) => new StoreTimeout(ms);
 
 export function amountFor(limit: BudgetLimit, amounts: Amounts): number {
   return limit.type === 'tokens' ? amounts.tokens : (amounts.cost ?? 0);
@@ -124,7 +119,7 @@ export function createBudgetEngine(options: BudgetEngineOptions): BudgetEngine {
   const coolDownMs = options.coolDownMs ?? 1_000;
   const failures = options.metrics?.budgetStoreFailures;
   // the in-process store answers synchronously: no timer per call
-  const guarded = <T>(promise: Promise<T>) => (options.kv.kind !== 'memory' ? withTimeout(promise, timeoutMs) : promise);
+  const guarded = <T>(promise: Promise<T>) => (options.kv.kind !== 'memory' ? withTimeout(promise, timeoutMs, timedOut) : promise);
   let downUntil = 0;
   const inflight = new Set<Promise<void>>();
 

@@ -13,6 +13,7 @@ import type { Counter } from 'prom-client';
 import type { KvStore } from '../kv/store.ts';
 import { ADD_SCRIPT, TAKE_REPLY_PER_LIMIT, TAKE_SCRIPT } from './rate-limit-scripts.ts';
 import type { RateLimitRule } from './rate-limit-rules.ts';
+import { withTimeout } from '../kv/with-timeout.ts';
 
 export type TakeVerdict =
   | { allowed: true }
@@ -47,13 +48,7 @@ class StoreTimeout extends Error {
   }
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new StoreTimeout(ms)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+const timedOut = (ms: number) => new StoreTimeout(ms);
 
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { kv } = options;
@@ -63,7 +58,7 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const failures = options.metrics?.rateLimitStoreFailures;
   // the in-process store answers synchronously: no timer per check
   const run = kv.kind !== 'memory'
-    ? (...args: Parameters<KvStore['runScript']>) => withTimeout(kv.runScript(...args), timeoutMs)
+    ? (...args: Parameters<KvStore['runScript']>) => withTimeout(kv.runScript(...args), timeoutMs, timedOut)
     : (...args: Parameters<KvStore['runScript']>) => kv.runScript(...args);
   let downUntil = 0;
 

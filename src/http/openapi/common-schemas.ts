@@ -25,9 +25,11 @@ export const HealthSchema = Type.Object({ status: Type.Literal('ok') });
 
 const Reachability = Type.Union([Type.Literal('ok'), Type.Literal('unreachable')]);
 export const ReadinessSchema = Type.Object({
-  status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
-  database: Reachability,
-  kv: Reachability,
+  status: Type.Union([Type.Literal('ready'), Type.Literal('degraded'), Type.Literal('draining')], {
+    description: '`degraded`: the database or the key-value store is away (named below) and the node serves what it can; `draining`: shutting down',
+  }),
+  database: Type.Optional(Reachability),
+  kv: Type.Optional(Reachability),
 });
 
 /** The one list shape of the admin API (and of the model catalog). */

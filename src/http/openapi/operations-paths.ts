@@ -22,10 +22,10 @@ export function operationsPaths(): Paths {
     '/health': atRoot({ operationId: 'getHealth', summary: 'Liveness', responses: { '200': json('the process is up', ref('Health')) } }),
     '/ready': atRoot({
       operationId: 'getReadiness',
-      summary: 'Readiness: the database and the key-value store answer',
+      summary: 'Readiness: 503 only while the node drains (a shutdown); a service away is `degraded`, still 200',
       responses: {
-        '200': json('ready to serve', ref('Readiness')),
-        '503': json('the database or the key-value store is unreachable (named in the body)', ref('Readiness')),
+        '200': json('serving: `ready`, or `degraded` with the service that is away named', ref('Readiness')),
+        '503': json('draining: shutting down, take the node out of the balancer', ref('Readiness')),
       },
     }),
     '/metrics': atRoot({

@@ -20,11 +20,12 @@ export function registerOperationsRoutes(app: FastifyInstance, deps: { database:
       reply.code(503);
       return { status: 'draining' };
     }
+    // A service away is `degraded`, not unready: inference goes on with what each node holds (docs/operations.md),
+    // and a balancer that took out every node whose Redis or database is away would turn the outage into a total one.
+    // Only draining (a shutdown under way) takes a node out.
     const checks = await Promise.allSettled([deps.database.ping(), deps.kv.ping()]);
     const [database, kv] = checks.map((check) => (check.status === 'fulfilled' ? 'ok' : 'unreachable'));
-    const ready = database === 'ok' && kv === 'ok';
-    reply.code(ready ? 200 : 503);
-    return { status: ready ? 'ready' : 'not_ready', database, kv };
+    return { status: database === 'ok' && kv === 'ok' ? 'ready' : 'degraded', database, kv };
   });
 
   app.get('/metrics', async (_request, reply) => {
