@@ -83,16 +83,20 @@ for (const backend of testBackends()) {
       }
     });
 
-    test('a masked key sent back is a 400 naming it; a PUT without config keeps the sealed key working', async () => {
+    test('a masked key sent back keeps the sealed one; a mask where none is stored is a 400 naming it; a PUT without config keeps the key', async () => {
       const created = await call('POST', '/configs', gateway.adminKey, {
         name: 'Fallback',
         config: { strategy: { mode: 'fallback' }, targets: [{ provider: 'openai', api_key: PROVIDER_KEY, custom_host: upstream.baseUrl }] },
       });
       const { slug } = created.body.data as { slug: string };
       const read = await call('GET', `/configs/${slug}`, gateway.adminKey);
-      const echoed = await call('PUT', `/configs/${slug}`, gateway.adminKey, { config: read.body.data.config });
-      assert.equal(echoed.status, 400);
-      assert.equal(echoed.body.error.param, 'config.targets[0].api_key');
+      const config = read.body.data.config as { targets: Array<Record<string, unknown>> };
+      assert.equal(config.targets[0]!.api_key, '********');
+      const echoed = await call('PUT', `/configs/${slug}`, gateway.adminKey, { config });
+      assert.equal(echoed.status, 200, JSON.stringify(echoed.body));
+      const unmatched = await call('PUT', `/configs/${slug}`, gateway.adminKey, { config: { ...config, targets: [...config.targets, { provider: 'openai', api_key: '********' }] } });
+      assert.equal(unmatched.status, 400);
+      assert.equal(unmatched.body.error.param, 'config.targets[1].api_key');
 
       const renamed = await call('PUT', `/configs/${slug}`, gateway.adminKey, { name: 'Renamed' });
       assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
