@@ -2,6 +2,7 @@
  * The provider adapter contract. Everything provider-specific lives behind it, in that provider's folder;
  * the core only asks an adapter, by route, how to reach its upstream and how to read the answer.
  */
+import type { Readable, Transform } from 'node:stream';
 import type { StreamFraming } from '../upstream/framing/index.ts';
 import type { UpstreamRequest } from '../upstream/client.ts';
 import type { Allowlist, LookupAll } from '../upstream/ssrf-guard.ts';
@@ -140,4 +141,45 @@ export interface ResourceHooks {
   requestBody?(operation: ResourceOperation, body: Readonly<Record<string, unknown>>, target: ProviderTarget): Record<string, unknown>;
   /** one object of an answer (a file, a batch, a fine-tuning job) in OpenAI's shape */
   answerObject?(operation: ResourceOperation, object: Readonly<Record<string, unknown>>, target: ProviderTarget): Record<string, unknown>;
+  /** the provider's own call for an operation its API does not serve at OpenAI's path (a control plane, S3) */
+  operation?(operation: ResourceOperation, input: ResourceInput, target: ProviderTarget): ResourceCall | undefined;
+  /** an upload the provider cannot take as OpenAI's multipart: translated from the client's stream, then stored */
+  upload?(upload: { stream: Readable; contentType: string }, input: ResourceInput, target: ProviderTarget): Promise<StoredUpload>;
+  /** a stream the content of an operation (a batch's output) goes through on its way to the client */
+  contentTransform?(operation: ResourceOperation, target: ProviderTarget): Transform | undefined;
+}
+
+/** What the route knows of the object an operation is about, for a provider's own call. */
+export interface ResourceInput {
+  workspaceId: string;
+  /** the id of the object (file, batch) named by the path */
+  id?: string;
+  /** where the provider keeps the file the operation names (its record's location: an s3:// URI) */
+  location?: string | null;
+  /** the client's query string (list paging) */
+  query?: string;
+  /** a create's JSON body, after `requestBody` */
+  body?: Readonly<Record<string, unknown>>;
+}
+
+/** One provider call in place of `{base URL}{OpenAI's path}`. */
+export interface ResourceCall {
+  request: UpstreamRequest;
+  /** the 2xx answer (parsed JSON, undefined when empty or not JSON) -> the object or list the route reads */
+  answer(json: unknown): Record<string, unknown>;
+  /** a non-2xx answer that is not JSON (S3 answers XML) -> its message */
+  error?(status: number, text: string): { message: string; code?: string };
+  /** the answer carries no object (a stop): the route reads it again with the retrieve operation */
+  reread?: boolean;
+}
+
+/** An upload made ready to store: its body streams from where the translation left it, with a known length. */
+export interface StoredUpload {
+  call: ResourceCall;
+  body: Readable;
+  length: number;
+  /** where the provider keeps it (an s3:// URI): kept on the file's record */
+  location: string;
+  /** removes what the translation left behind (a temporary file); called once the call is over */
+  dispose(): Promise<void>;
 }

@@ -39,10 +39,11 @@ export function objectId(object: Json): string | undefined {
   return id && id.length <= 1024 && !/[\u0000-\u001f\u007f]/.test(id) ? id : undefined;
 }
 
-export async function rememberFile(db: Db, owner: Owner, object: Json, uploadedBytes: number | undefined): Promise<void> {
+/** `location`: where the provider keeps the file when its API does not (a Bedrock batch input's s3:// URI) */
+export async function rememberFile(db: Db, owner: Owner, object: Json, uploadedBytes: number | undefined, location?: string): Promise<void> {
   const id = objectId(object);
   if (id === undefined) return;
-  await saveFile(db, { ...owner, providerObjectId: id, ...fileFields(object), ...(uploadedBytes !== undefined ? { uploadedBytes } : {}) });
+  await saveFile(db, { ...owner, providerObjectId: id, ...fileFields(object), ...(uploadedBytes !== undefined ? { uploadedBytes } : {}), ...(location !== undefined ? { location } : {}) });
 }
 
 export async function rememberBatch(db: Db, owner: Owner, object: Json): Promise<void> {

@@ -11,8 +11,15 @@ import { invalidParam } from '../../core/errors.ts';
 import type { ProviderTarget, UpstreamRequest } from '../contract.ts';
 import { regionOf } from './endpoints.ts';
 
-/** the signing name of both bedrock-runtime and bedrock-agent-runtime */
+/** the signing name of bedrock-runtime, bedrock-agent-runtime and the bedrock control plane */
 const SERVICE = 'bedrock';
+
+/**
+ * Set by s3.ts on the S3 requests of Bedrock batches, read and removed here: they go through the adapter's one
+ * `prepare` (where an assumed role's credentials are put in), but S3 is signed under its own service name, with its
+ * key path taken as it is and the payload hash it gives in x-amz-content-sha256 (the body is streamed from disk).
+ */
+export const S3_SIGNING_HEADER = 'x-gateway-internal-sigv4-s3';
 
 export interface AwsCredentials {
   accessKeyId: string;
@@ -49,13 +56,18 @@ export async function signRequest(request: UpstreamRequest, target: ProviderTarg
   const credentials = credentialsOf(target);
   const region = regionOf(target.cloud);
   const url = new URL(request.url);
+  const s3 = Object.keys(request.headers).some((name) => name.toLowerCase() === S3_SIGNING_HEADER);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
-    if (!SIGNATURE_HEADERS.includes(name.toLowerCase())) headers[name.toLowerCase()] = value;
+    const lower = name.toLowerCase();
+    if (lower === S3_SIGNING_HEADER) continue;
+    if (!SIGNATURE_HEADERS.includes(lower) || (s3 && lower === 'x-amz-content-sha256')) headers[lower] = value;
   }
   // the host the connection goes to is part of the signature; undici sends this header as given
   headers.host = url.host;
-  const signer = new SignatureV4({ credentials, region, service: SERVICE, sha256: Sha256 });
+  const signer = s3
+    ? new SignatureV4({ credentials, region, service: 's3', sha256: Sha256, uriEscapePath: false })
+    : new SignatureV4({ credentials, region, service: SERVICE, sha256: Sha256 });
   const signed = await signer.sign(
     {
       method: request.method,

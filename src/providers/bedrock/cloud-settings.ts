@@ -1,4 +1,7 @@
-/** The x-gateway-aws-* settings Bedrock reads: the region (endpoints.ts) and the SigV4 credentials (auth.ts). */
+/**
+ * The x-gateway-aws-* settings Bedrock reads: the region (endpoints.ts), the SigV4 credentials (auth.ts) and the
+ * S3 bucket of batches (s3.ts).
+ */
 import type { CloudSettings } from '../contract.ts';
 
 export const bedrockCloudSettings: CloudSettings = {
@@ -9,5 +12,7 @@ export const bedrockCloudSettings: CloudSettings = {
     { key: 'aws-secret-access-key', configField: 'aws_secret_access_key', secret: true },
     { key: 'aws-session-token', configField: 'aws_session_token', secret: true },
     { key: 'aws-region', configField: 'aws_region' },
+    // where batch inputs are stored and outputs written (s3.ts); gateway_options may name another per batch
+    { key: 'aws-s3-bucket', configField: 'aws_s3_bucket' },
   ],
 };

@@ -43,6 +43,8 @@ export const providerFiles = pgTable(
     bytes: bigint('bytes', { mode: 'number' }),
     /** the multipart request's bytes the gateway streamed to the provider (counted on the way, never buffered) */
     uploadedBytes: bigint('uploaded_bytes', { mode: 'number' }),
+    /** where the file is kept when the provider's API does not keep it by id: a Bedrock batch input's s3:// URI */
+    location: text('location'),
     deletedAt: optionalTime('deleted_at'),
   },
   (table) => [

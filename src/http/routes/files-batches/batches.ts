@@ -23,7 +23,7 @@ async function create(request: FastifyRequest, reply: FastifyReply, deps: Resour
   const input = await ownedFile(deps.database.db, principal, parsed.inputFileId);
   const check = (resolved: ResolvedResource) => requireRecordProvider(resolved, input, 'file', parsed.inputFileId);
   const fallbackSlug = parsed.savedProvider ?? input.providerSlug;
-  const done = await jsonOperation(request, reply, deps, { operation: 'batches.create', method: 'POST', path: '/batches', body: parsed.body, fallbackSlug, check });
+  const done = await jsonOperation(request, reply, deps, { operation: 'batches.create', method: 'POST', path: '/batches', body: parsed.body, fallbackSlug, check, input: { location: input.location } });
   if (!done) return;
   const batch = openAiObject(done.resolved, 'batches.create', done.json);
   await rememberBatch(deps.database.db, ownerFor(done.resolved), batch);
@@ -45,7 +45,10 @@ async function one(request: FastifyRequest<BatchParams>, reply: FastifyReply, de
   const operation = cancel ? 'batches.cancel' : 'batches.retrieve';
   const path = `/batches/${segment(id)}${cancel ? '/cancel' : ''}`;
   const check = (resolved: ResolvedResource) => requireRecordProvider(resolved, row, 'batch', id);
-  const done = await jsonOperation(request, reply, deps, { operation, method: cancel ? 'POST' : 'GET', path, fallbackSlug: row.providerSlug, check });
+  const spec = { fallbackSlug: row.providerSlug, check, input: { id } };
+  let done = await jsonOperation(request, reply, deps, { ...spec, operation, method: cancel ? 'POST' : 'GET', path });
+  // a provider whose cancel answers nothing (Bedrock's stop) is asked for the batch afterwards
+  if (done?.reread) done = await jsonOperation(request, reply, deps, { ...spec, operation: 'batches.retrieve', method: 'GET', path: `/batches/${segment(id)}` });
   if (!done) return;
   const batch = openAiObject(done.resolved, operation, done.json);
   await refreshBatch(deps.database.db, row, batch);
@@ -58,7 +61,7 @@ async function output(request: FastifyRequest<BatchParams>, reply: FastifyReply,
   const id = request.params.batch_id;
   const row = await ownedBatch(deps.database.db, principal, id);
   const check = (resolved: ResolvedResource) => requireRecordProvider(resolved, row, 'batch', id);
-  const done = await jsonOperation(request, reply, deps, { operation: 'batches.retrieve', method: 'GET', path: `/batches/${segment(id)}`, fallbackSlug: row.providerSlug, check });
+  const done = await jsonOperation(request, reply, deps, { operation: 'batches.retrieve', method: 'GET', path: `/batches/${segment(id)}`, fallbackSlug: row.providerSlug, check, input: { id } });
   if (!done) return;
   const batch = openAiObject(done.resolved, 'batches.retrieve', done.json);
   await refreshBatch(deps.database.db, row, batch);

@@ -16,7 +16,7 @@ import { claimBatchUsage, type BatchRow } from '../../../storage/repositories/fi
 import { safeResponseHeaders } from '../../response-headers.ts';
 import { requireRecordProvider, segment, type ResourceDeps } from './operation.ts';
 import { callOf, resolveResource } from './resolve.ts';
-import { readJsonAnswer, sendResource } from './upstream.ts';
+import { customCall, readJsonAnswer, sendResource } from './upstream.ts';
 
 export interface ContentSpec {
   operation: ResourceOperation;
@@ -59,12 +59,15 @@ export async function relayContent(request: FastifyRequest, reply: FastifyReply,
   requireRecordProvider(resolved, { provider: spec.provider }, 'file', spec.fileId);
   const record = request.logRecord;
   if (record && spec.batch) record.mode = 'batch';
-  const attempt = await sendResource(request, reply, resolved, spec.operation, deps);
+  const custom = customCall(resolved, spec.operation, { id: spec.fileId });
+  const attempt = await sendResource(request, reply, resolved, spec.operation, deps, undefined, custom);
   const response = attempt.response;
   if (response.statusCode < 200 || response.statusCode >= 300) {
-    await readJsonAnswer(reply, resolved, attempt);
+    await readJsonAnswer(reply, resolved, attempt, custom);
     return;
   }
+  // a provider whose output is not OpenAI's JSONL (Bedrock's records) is translated on the way, before it is counted
+  const convert = resolved.adapter.resources?.contentTransform?.(spec.operation, resolved.target);
   const batch = spec.batch && spec.batch.usageRecordedAt === null ? spec.batch : undefined;
   const reader = batch ? createBatchUsageReader() : undefined;
   const relay = new Transform({
@@ -83,11 +86,15 @@ export async function relayContent(request: FastifyRequest, reply: FastifyReply,
       });
     },
   });
-  response.body.once('error', (error) => relay.destroy(error));
+  response.body.once('error', (error) => (convert ?? relay).destroy(error));
   relay.once('close', () => attempt.done());
-  response.body.pipe(relay);
+  if (convert) {
+    convert.once('error', (error) => relay.destroy(error));
+    response.body.pipe(convert).pipe(relay);
+  } else response.body.pipe(relay);
   const headers = safeResponseHeaders(response.headers);
   const length = response.headers['content-length'];
-  if (typeof length === 'string') headers['content-length'] = length;
+  if (typeof length === 'string' && !convert) headers['content-length'] = length;
+  if (convert) headers['content-type'] = 'application/jsonl';
   await reply.code(response.statusCode).headers(headers).send(relay);
 }

@@ -54,7 +54,7 @@ async function upload(request: FastifyRequest, reply: FastifyReply, deps: Resour
   const done = await jsonOperation(request, reply, deps, { operation: 'files.create', method: 'POST', path: '/files', upload: counted.upload });
   if (!done) return;
   const file = openAiObject(done.resolved, 'files.create', done.json);
-  await rememberFile(deps.database.db, ownerFor(done.resolved), file, counted.bytes());
+  await rememberFile(deps.database.db, ownerFor(done.resolved), file, counted.bytes(), done.location);
   await sendJson(reply, file);
 }
 

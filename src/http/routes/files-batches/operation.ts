@@ -9,12 +9,12 @@ import { badRequest, invalidParam, notFound } from '../../../core/errors.ts';
 import { withBody } from '../../../core/inference-call.ts';
 import { ownerOf, type Owner } from '../../../domain/files-batches/owner.ts';
 import { clientPathProblem, describeProblem } from '../../../pipeline/path-rules.ts';
-import type { ResourceOperation } from '../../../providers/contract.ts';
+import type { ResourceOperation, StoredUpload } from '../../../providers/contract.ts';
 import type { Database } from '../../../storage/database.ts';
 import type { ForwardDeps } from '../../forward.ts';
 import { withoutGatewayOptions } from './batch-body.ts';
 import { callOf, resolveResource, type ResolvedResource } from './resolve.ts';
-import { listData, openAiObject, readJsonAnswer, sendJson, sendResource, type Upload } from './upstream.ts';
+import { customCall, listData, openAiObject, readJsonAnswer, refuseUnsupported, sendJson, sendResource, type Upload } from './upstream.ts';
 
 export interface ResourceDeps extends ForwardDeps {
   database: Database;
@@ -65,6 +65,34 @@ export interface OperationSpec {
   fallbackSlug?: string | null | undefined;
   /** refuses a provider that is not the record's, after resolution */
   check?: (resolved: ResolvedResource) => void;
+  /** what a provider's own call needs of the object (its id, its record's location) */
+  input?: { id?: string; location?: string | null };
+}
+
+export interface OperationResult {
+  resolved: ResolvedResource;
+  json: Record<string, unknown>;
+  /** the answer carried no object (a provider's cancel): read it again with the retrieve operation */
+  reread: boolean;
+  /** where the provider keeps an upload the adapter stored itself */
+  location: string | undefined;
+}
+
+/**
+ * An upload the provider takes in another form than OpenAI's multipart (its `upload` hook): translated and stored
+ * first, then sent by the provider's own call. A refused upload has the rest of its body read and dropped, so that
+ * the client gets the 400 rather than a broken connection.
+ */
+async function storedUpload(request: FastifyRequest, resolved: ResolvedResource, operation: ResourceOperation, upload: Upload): Promise<StoredUpload | undefined> {
+  const hook = resolved.adapter.resources?.upload;
+  if (!hook) return undefined;
+  refuseUnsupported(resolved, operation);
+  try {
+    return await hook({ stream: upload.stream, contentType: upload.contentType }, { workspaceId: resolved.principal.workspaceId }, resolved.target);
+  } catch (error) {
+    request.raw.resume();
+    throw error;
+  }
 }
 
 /** Resolves, sends and reads one JSON operation; undefined when the provider's answer went back as it came. */
@@ -73,7 +101,7 @@ export async function jsonOperation(
   reply: FastifyReply,
   deps: ResourceDeps,
   spec: OperationSpec,
-): Promise<{ resolved: ResolvedResource; json: Record<string, unknown> } | undefined> {
+): Promise<OperationResult | undefined> {
   const rawBody = spec.body ? Buffer.from(JSON.stringify(spec.body)) : undefined;
   const contentType = spec.upload ? spec.upload.contentType : spec.body ? 'application/json' : undefined;
   const call = callOf(request, { method: spec.method, path: spec.path, body: spec.body, rawBody, contentType });
@@ -85,9 +113,21 @@ export async function jsonOperation(
     const body = resolved.call.body as Record<string, unknown>;
     resolved.call = withBody(resolved.call, withoutGatewayOptions(hook ? hook(spec.operation, body, resolved.target) : body));
   }
-  const attempt = await sendResource(request, reply, resolved, spec.operation, deps, spec.upload);
-  const answer = await readJsonAnswer(reply, resolved, attempt);
-  return answer.ok ? { resolved, json: answer.json } : undefined;
+  const stored = spec.upload ? await storedUpload(request, resolved, spec.operation, spec.upload) : undefined;
+  try {
+    const body = resolved.call.body;
+    const input = { ...spec.input, ...(typeof body === 'object' && body !== null && !Array.isArray(body) ? { body: body as Record<string, unknown> } : {}) };
+    const custom = stored ? stored.call : customCall(resolved, spec.operation, input);
+    const upload = stored ? { stream: stored.body, contentType: 'application/jsonl', length: String(stored.length) } : spec.upload;
+    const attempt = await sendResource(request, reply, resolved, spec.operation, deps, upload, custom);
+    const answer = await readJsonAnswer(reply, resolved, attempt, custom);
+    return answer.ok ? { resolved, json: answer.json, reread: custom?.reread === true, location: stored?.location } : undefined;
+  } finally {
+    if (stored) {
+      stored.body.destroy();
+      await stored.dispose();
+    }
+  }
 }
 
 /** A list operation: each entry in OpenAI's shape, cut down to the workspace's own (scope-list.ts). */

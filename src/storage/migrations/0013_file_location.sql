@@ -1,0 +1,1 @@
+ALTER TABLE "provider_files" ADD COLUMN "location" text;
