@@ -1,4 +1,4 @@
-/** The request log's day partitions on every back-end: made ahead, rows routed to their day, retention drops days. */
+/** The request log's day partitions on every back-end: made ahead, rows routed to their day, retention drops days (and their rollup hours). */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
@@ -62,6 +62,9 @@ for (const backend of testBackends()) {
       assert.ok(!(await listLogPartitions(db)).includes('2030-03-10'));
       const left = rowsOf<{ trace_id: string }>(await db.execute(sql`select trace_id from request_logs order by trace_id`));
       assert.deepEqual(left.map((entry) => entry.trace_id), ['t-3']);
+      // the hourly rollups kept in step: only the hours of the rows still kept
+      const hours = rowsOf<{ hour: string }>(await db.execute(sql`select to_char(hour at time zone 'UTC', 'YYYY-MM-DD"T"HH24') as hour from analytics_hourly order by hour`));
+      assert.deepEqual(hours.map((entry) => entry.hour), ['2030-03-11T12']);
     });
 
     test('a day whose rows already sit in the default partition is reported, not made', async () => {

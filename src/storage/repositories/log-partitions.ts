@@ -36,7 +36,10 @@ export async function listLogPartitions(db: Db): Promise<string[]> {
     .sort();
 }
 
-/** Drops every day partition wholly before `cutoff` (a UTC midnight), and trims the default partition. */
+/**
+ * Drops every day partition wholly before `cutoff` (a UTC midnight), trims the default partition, and trims the
+ * analytics rollups to the same horizon (they summarise rows that are gone: analytics and logs agree on what is kept).
+ */
 export async function dropLogPartitionsBefore(db: Db, cutoff: Date): Promise<string[]> {
   const limit = isoDay(cutoff);
   const dropped: string[] = [];
@@ -46,5 +49,7 @@ export async function dropLogPartitionsBefore(db: Db, cutoff: Date): Promise<str
     dropped.push(day);
   }
   await db.execute(sql`delete from request_logs_default where created_at < ${cutoff}`);
+  await db.execute(sql`delete from analytics_hourly where hour < ${cutoff}`);
+  await db.execute(sql`delete from analytics_users_hourly where hour < ${cutoff}`);
   return dropped;
 }
