@@ -11,7 +11,11 @@
  * the Messages body with `anthropic_version: bedrock-2023-05-31` and neither `model` nor `stream`; answers a Message
  * (a thinking block with its signature first when the body asks for thinking), streamed as `chunk` events whose
  * payload is `{"bytes": "<base64 of one Messages event>"}`.
+ * CountTokens (`/model/{id}/count-tokens`) for Claude: `{"input": {"invokeModel": {"body": "<base64>"}}}` whose
+ * decoded body InvokeModel would accept; a foundation-model id only (an inference profile is refused, as Bedrock
+ * does); answers `{"inputTokens": n}`, n derived from the decoded body.
  * https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages.html
+ * https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_CountTokens.html
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -204,6 +208,33 @@ async function invokeClaudeStream(res: http.ServerResponse, modelId: string, bod
   res.end();
 }
 
+/** The fake's token count: derived from what was sent (the prompt's size), so no fixed number can pass a test. */
+export function bedrockTokenCount(body: Record<string, unknown>): number {
+  return Math.ceil(JSON.stringify([body.system ?? null, body.messages, body.tools ?? null]).length / 4);
+}
+
+/** The InvokeModel body a CountTokens request carries, decoded; undefined when the request is not that shape. */
+export function countedInvokeBody(json: unknown): Record<string, unknown> | undefined {
+  const outer = json as { input?: { invokeModel?: { body?: unknown } } } | undefined;
+  const encoded = outer?.input?.invokeModel?.body;
+  if (typeof encoded !== 'string' || Object.keys(outer ?? {}).length !== 1 || Object.keys(outer!.input!).length !== 1) return undefined;
+  try {
+    const inner: unknown = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8'));
+    return typeof inner === 'object' && inner !== null && !Array.isArray(inner) ? (inner as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function countTokens(res: http.ServerResponse, modelId: string, json: unknown): void {
+  if (!/^anthropic\.claude-/.test(modelId)) return send(res, 400, { message: "The provided model doesn't support counting tokens." });
+  const inner = countedInvokeBody(json);
+  if (!inner) return send(res, 400, { message: 'Malformed input request: input.invokeModel.body must be a base64-encoded JSON object' });
+  const problem = claudeProblem(inner);
+  if (problem) return send(res, 400, { message: problem });
+  send(res, 200, { inputTokens: bedrockTokenCount(inner) });
+}
+
 function rerank(res: http.ServerResponse, body: Record<string, unknown>): void {
   const sources = Array.isArray(body.sources) ? (body.sources as Array<{ inlineDocumentSource?: { textDocument?: { text?: string } } }>) : [];
   const config = (body.rerankingConfiguration as { bedrockRerankingConfiguration?: { numberOfResults?: number } } | undefined)?.bedrockRerankingConfiguration;
@@ -235,11 +266,12 @@ export async function startFakeBedrock(secrets: Record<string, string>): Promise
         if (check && 'error' in check) return send(res, 403, { message: check.error });
         const body = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
         const path = new URL(req.url ?? '/', 'http://fake').pathname;
-        const model = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/.exec(path);
+        const model = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream|count-tokens)$/.exec(path);
         if (req.method === 'POST' && path === '/rerank') return rerank(res, body);
         if (req.method !== 'POST' || !model) return send(res, 404, { message: `Unknown operation ${req.method} ${path}` });
         const modelId = decodeURIComponent(model[1]!);
         if (modelId === 'error-429') return send(res, 429, { message: 'Too many requests, please wait before trying again.' });
+        if (model[2] === 'count-tokens') return countTokens(res, modelId, json);
         const claude = /(^|[.:/])anthropic\.claude-/.test(modelId);
         if (claude && model[2] === 'invoke') return invokeClaude(res, modelId, body);
         if (claude && model[2] === 'invoke-with-response-stream') return invokeClaudeStream(res, modelId, body);

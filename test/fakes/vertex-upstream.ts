@@ -4,12 +4,14 @@
  *   .../publishers/google/models/{m}:generateContent | :streamGenerateContent?alt=sse   Gemini (../google-upstream.ts)
  *   .../publishers/google/models/{m}:predict                                             text embeddings
  *   .../publishers/anthropic/models/{m}:rawPredict | :streamRawPredict                   Claude (Messages API)
+ *   .../publishers/anthropic/models/count-tokens:rawPredict                              Claude token counting
  *   /v1/projects/{p}/locations/global/rankingConfigs/default_ranking_config:rank          ranking API
  * Every call needs `Authorization: Bearer <token>` with a token `acceptToken` approves (Google answers 401
  * UNAUTHENTICATED otherwise), the project and region the test uses, and no API key header.
  * https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/inference
  * https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/text-embeddings-api
  * https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude/use-claude
+ * https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude/count-tokens
  * https://cloud.google.com/generative-ai-app-builder/docs/reference/rest/v1/projects.locations.rankingConfigs/rank
  */
 import type http from 'node:http';
@@ -57,6 +59,19 @@ function claude(res: http.ServerResponse, model: string, body: Json, stream: boo
   res.end();
 }
 
+/** The fake's token count: derived from what was sent (the prompt's size), so no fixed number can pass a test. */
+export function vertexTokenCount(body: Json): number {
+  return Math.ceil(JSON.stringify([body.system ?? null, body.messages, body.tools ?? null]).length / 4);
+}
+
+/** count-tokens: the Messages body with the Vertex version and, unlike rawPredict, the model (no URL names it). */
+function countTokens(res: http.ServerResponse, body: Json): void {
+  if (body.anthropic_version !== 'vertex-2023-10-16' || typeof body.model !== 'string' || !body.model.startsWith('claude-') || !Array.isArray(body.messages) || 'stream' in body) {
+    return send(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: 'fake upstream: not a Vertex Claude count-tokens body' } });
+  }
+  send(res, 200, { input_tokens: vertexTokenCount(body) });
+}
+
 function predict(res: http.ServerResponse, body: Json): void {
   const instances: Json[] = Array.isArray(body.instances) ? body.instances : [];
   if (instances.length === 0 || instances.some((item) => typeof item.content !== 'string')) {
@@ -99,6 +114,7 @@ export function startFakeVertexUpstream(options: { acceptToken: (token: string) 
       if (publisher === 'google' && method === 'generateContent') return generate(res, name, json, false);
       if (publisher === 'google' && method === 'streamGenerateContent' && sse) return generate(res, name, json, true);
       if (publisher === 'google' && method === 'predict') return predict(res, json);
+      if (publisher === 'anthropic' && name === 'count-tokens' && method === 'rawPredict') return countTokens(res, json);
       if (publisher === 'anthropic' && (method === 'rawPredict' || method === 'streamRawPredict')) return claude(res, name, json, method === 'streamRawPredict');
     }
     if (req.method === 'POST' && url.pathname === `/v1/projects/${PROJECT}/locations/global/rankingConfigs/default_ranking_config:rank`) return rank(res, json);

@@ -41,7 +41,7 @@ export function messagesPaths(): Paths {
       post: operation(
         'countMessageTokens',
         'Count the tokens of a message (Anthropic Messages API)',
-        'Counted by a provider that speaks the Messages API natively; any other provider answers 400 `unsupported_route`.',
+        'Counted by a provider that speaks the Messages API natively (Anthropic, Claude on Vertex AI and on Bedrock); any other provider or model answers 400 `unsupported_route`.',
         'CountTokensRequest',
         false,
       ),

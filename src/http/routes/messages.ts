@@ -93,7 +93,7 @@ export function registerMessagesRoutes(app: FastifyInstance, deps: ForwardDeps):
     prepare(request, reply);
     await forward(request, reply, { route: 'messages', body }, messagesDeps);
   });
-  // counted by a provider that speaks Messages natively; any other answers 400 unsupported_route
+  // counted by a provider that speaks Messages natively (Anthropic, Claude on Vertex and Bedrock); any other answers 400 unsupported_route
   app.post('/v1/messages/count_tokens', { config: { routeKind: 'messages.count_tokens' } }, async (request, reply) => {
     const body = validateCountTokens(request.body);
     prepare(request, reply);

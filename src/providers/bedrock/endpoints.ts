@@ -27,7 +27,7 @@ export function agentRuntimeBaseUrl(target: ProviderTarget): string {
 }
 
 /** Model ids and ARNs (`arn:aws:bedrock:...:inference-profile/...`) contain `:` and `/`: one encoded path segment. */
-export function modelPath(modelId: string, action: 'converse' | 'converse-stream' | 'invoke' | 'invoke-with-response-stream'): string {
+export function modelPath(modelId: string, action: 'converse' | 'converse-stream' | 'invoke' | 'invoke-with-response-stream' | 'count-tokens'): string {
   return `/model/${encodeURIComponent(modelId)}/${action}`;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The AWS Bedrock adapter: chat through Converse / ConverseStream, the Messages API (Claude natively through
- * InvokeModel, claude-messages.ts; other models through Converse), embeddings through InvokeModel (Titan, Cohere),
- * rerank through the Agent Runtime, and signed pass-through to the runtime API. Region and credentials come from
+ * InvokeModel, claude-messages.ts, and its count_tokens through CountTokens, count-tokens.ts; other models through
+ * Converse), embeddings through InvokeModel (Titan, Cohere), rerank through the Agent Runtime, and signed
+ * pass-through to the runtime API. Region and credentials come from
  * the x-gateway-aws-* headers; every request is signed with SigV4 in `prepare`, after the body is final.
  * API reference: https://docs.aws.amazon.com/bedrock/latest/APIReference/welcome.html
  */
@@ -11,6 +12,7 @@ import { systemClock, type AdapterOptions } from '../shared/clock.ts';
 import { defineAdapter, type RouteHandler } from '../shared/define-adapter.ts';
 import { claudeOrChatMessagesRoute } from '../anthropic/inbound/index.ts';
 import { claudeMessagesRoute, isClaudeCall, withBetasInBody } from './claude-messages.ts';
+import { claudeCountTokensRoute, withBetasInCountedBody } from './count-tokens.ts';
 import { recordOf, type JsonRecord } from '../shared/json.ts';
 import { credentialsOf, signRequest } from './auth.ts';
 import { bedrockResourceHooks } from './batch.ts';
@@ -72,6 +74,7 @@ export function createBedrockAdapter(options: AdapterOptions = {}): ProviderAdap
       chat,
       // Claude natively (InvokeModel with the Messages body), any other model through the chat form (Converse)
       messages: claudeOrChatMessagesRoute({ isClaude: isClaudeCall, native: claudeMessagesRoute, chat }),
+      'messages.count_tokens': claudeCountTokensRoute,
       embeddings: {
         request(call, target) {
           const built = encoded(buildEmbeddingBody(call.body));
@@ -87,7 +90,7 @@ export function createBedrockAdapter(options: AdapterOptions = {}): ProviderAdap
         response: (json, call, target) => toRerankResponse(json, call.body, target.provider),
       },
     },
-    prepare: (request, target) => signRequest(withBetasInBody(request), target, () => new Date(clock.now())),
+    prepare: (request, target) => signRequest(withBetasInBody(withBetasInCountedBody(request)), target, () => new Date(clock.now())),
     parseError: parseBedrockError,
   });
   return { ...adapter, resources: bedrockResourceHooks };

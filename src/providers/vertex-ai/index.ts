@@ -1,7 +1,7 @@
 /**
  * Google Vertex AI: Gemini chat (plain and streamed, the Gemini mappers of ../google), Claude chat (`claude-*`
- * models, the Anthropic mappers of ../anthropic), the Messages API (Claude natively, other models through the
- * chat form), text embeddings, ranking (rerank) and pass-through under the project's location.
+ * models, the Anthropic mappers of ../anthropic), the Messages API (Claude natively, its count_tokens too; other
+ * models through the chat form), text embeddings, ranking (rerank) and pass-through under the project's location.
  * https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/inference
  * Auth: `Authorization: Bearer <access token>` is used as it is; a service account key in
  * x-gateway-vertex-service-account-json is exchanged for an access token (auth.ts), and wins when both are sent.
@@ -16,6 +16,7 @@ import { recordOf } from '../shared/json.ts';
 import { claudeOrChatMessagesRoute, cloudMessagesBody } from '../anthropic/inbound/index.ts';
 import { SERVICE_ACCOUNT_HEADER, createTokenSource, parseServiceAccount } from './auth.ts';
 import { VERTEX_ANTHROPIC_VERSION, claudeAnswer, claudeRequest, claudeStreamDecoder, parseVertexError } from './claude.ts';
+import { claudeCountTokensRoute } from './count-tokens.ts';
 import { fromPredictAnswer, toPredictBody } from './embeddings.ts';
 import { checkedModel, isClaude, locationBase, rankingEndpoint, vertexBaseUrl } from './endpoints.ts';
 import { fromRankAnswer, toRankBody } from './rerank.ts';
@@ -89,6 +90,7 @@ export function createVertexAdapter(options: AdapterOptions = {}): ProviderAdapt
       chat,
       // Claude natively (rawPredict with the Messages body), any other model through the chat form
       messages: claudeOrChatMessagesRoute({ isClaude: (call) => isClaude(String(recordOf(call.body).model)), native: claudeMessages, chat }),
+      'messages.count_tokens': claudeCountTokensRoute,
       embeddings: {
         request(call, target) {
           const request = call.body as EmbeddingRequest;
