@@ -18,6 +18,7 @@ import { createFramer } from '../upstream/framing/index.ts';
 import { safeResponseHeaders } from './response-headers.ts';
 import { failureOf, type StreamOptions } from './render-stream.ts';
 import { waitForDrain } from '../core/wait-for-drain.ts';
+import { pumpDecoded } from '../upstream/framing/pump.ts';
 
 /** The canonical chat answer as a Message (the request log keeps the Message); anything else (a native Message) as it is. */
 export function messagesBody(canonical: unknown, record?: RequestRecord): unknown {
@@ -109,12 +110,7 @@ export async function writeMessagesStream(
     }
   };
   try {
-    for await (const bytes of attempt.response.body) {
-      if (raw.destroyed) break;
-      for (const event of framer.push(bytes as Buffer)) await write(decoder.push(event));
-    }
-    for (const event of framer.end()) await write(decoder.push(event));
-    await write(decoder.end());
+    await pumpDecoded(attempt.response.body, framer, decoder, () => raw.destroyed, write);
     completed = !raw.destroyed;
     const stop = options.beforeDone ? await options.beforeDone() : undefined;
     noteErrorBody(options.record, stop?.toBody());

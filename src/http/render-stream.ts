@@ -13,6 +13,7 @@ import { createFramer } from '../upstream/framing/index.ts';
 import { safeResponseHeaders } from './response-headers.ts';
 import { noteChunk, noteErrorBody, noteStreamBytes, noteStreamed, noteStreamTail, type RequestRecord } from '../logging/request-record.ts';
 import { waitForDrain } from '../core/wait-for-drain.ts';
+import { pumpDecoded } from '../upstream/framing/pump.ts';
 
 export interface StreamOptions {
   provider: string;
@@ -94,12 +95,7 @@ export async function translateStream(
     }
   };
   try {
-    for await (const bytes of attempt.response.body) {
-      if (raw.destroyed) break;
-      for (const event of framer.push(bytes as Buffer)) await write(decoder.push(event));
-    }
-    for (const event of framer.end()) await write(decoder.push(event));
-    await write(decoder.end());
+    await pumpDecoded(attempt.response.body, framer, decoder, () => raw.destroyed, write);
     completed = !raw.destroyed;
     const stop = options.beforeDone ? (await options.beforeDone())?.toBody() : undefined;
     noteErrorBody(options.record, stop);

@@ -14,6 +14,7 @@ import { createFramer } from '../upstream/framing/index.ts';
 import type { ResponsesEvent, ResponsesStreamEncoder } from './stream-encoder.ts';
 import type { ResponseObject } from './types.ts';
 import { waitForDrain } from '../core/wait-for-drain.ts';
+import { pumpDecoded } from '../upstream/framing/pump.ts';
 
 export interface ResponsesStreamOptions {
   provider: string;
@@ -55,12 +56,7 @@ export async function writeResponsesStream(
   };
   try {
     await send(encoder.start());
-    for await (const bytes of attempt.response.body) {
-      if (raw.destroyed) break;
-      for (const event of framer.push(bytes as Buffer)) await take(decoder.push(event));
-    }
-    for (const event of framer.end()) await take(decoder.push(event));
-    await take(decoder.end());
+    await pumpDecoded(attempt.response.body, framer, decoder, () => raw.destroyed, take);
     completed = !raw.destroyed;
     await send(encoder.finish());
     const stop = options.beforeDone ? await options.beforeDone() : undefined;
