@@ -22,6 +22,7 @@ import { startCompiled } from './startup.ts';
 
 const LOAD_SECONDS = Number(process.env.MEMORY_LOAD_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.MEMORY_CONNECTIONS ?? 16);
+const SOAK_SECONDS = Number(process.env.MEMORY_SOAK_SECONDS ?? 0);
 const ADMIN_KEY = 'startup-bench-admin-key-0123456789'; // what startCompiled provisions
 
 function status(pid: number, field: 'VmRSS' | 'VmHWM'): number {
@@ -71,6 +72,32 @@ async function load(url: string, headers: Record<string, string>, stream: boolea
   return { requests: result.requests.total, non2xx: result.non2xx, errors: result.errors };
 }
 
+/**
+ * MEMORY_SOAK_SECONDS: load for that long (non-stream and stream in turns of 30 s), RSS sampled each turn, then the
+ * slope of a least-squares line through the samples after the first two minutes (MiB per minute), and the RSS after
+ * 30 s idle.
+ */
+async function soak(pid: number, url: string, headers: Record<string, string>): Promise<void> {
+  const started = performance.now();
+  const samples: Array<{ minute: number; rss: number }> = [];
+  let requests = 0;
+  for (let turn = 0; performance.now() - started < SOAK_SECONDS * 1000; turn += 1) {
+    const result = await autocannon({ url, method: 'POST', headers, body: JSON.stringify(makeChatRequest(turn % 2 === 1)), connections: CONNECTIONS, duration: 30 });
+    requests += result.requests.total;
+    const minute = (performance.now() - started) / 60_000;
+    samples.push({ minute, rss: status(pid, 'VmRSS') });
+    console.log(`soak ${minute.toFixed(1)} min: RSS ${samples.at(-1)!.rss} MiB (${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors)`);
+  }
+  const settled = samples.filter((sample) => sample.minute >= 2);
+  const n = settled.length;
+  const meanX = settled.reduce((sum, sample) => sum + sample.minute, 0) / n;
+  const meanY = settled.reduce((sum, sample) => sum + sample.rss, 0) / n;
+  const slope = settled.reduce((sum, sample) => sum + (sample.minute - meanX) * (sample.rss - meanY), 0) / settled.reduce((sum, sample) => sum + (sample.minute - meanX) ** 2, 0);
+  console.log(`soak: ${requests} requests; RSS slope after the first 2 minutes ${slope.toFixed(2)} MiB/min over ${n} samples; peak (VmHWM) ${status(pid, 'VmHWM')} MiB`);
+  await sleep(30_000);
+  console.log(`idle 30 s after the soak: RSS ${status(pid, 'VmRSS')} MiB`);
+}
+
 async function main(): Promise<void> {
   ensureBuilt();
   const target = process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite';
@@ -94,6 +121,10 @@ async function main(): Promise<void> {
     const url = `${origin}/v1/chat/completions`;
     const smoke = await fetch(url, { method: 'POST', headers, body: JSON.stringify(makeChatRequest(false)) });
     if (smoke.status !== 200) throw new Error(`smoke request: ${smoke.status} ${await smoke.text()}`);
+    if (SOAK_SECONDS > 0) {
+      await soak(gateway.pid, url, headers);
+      return;
+    }
     for (const stream of [false, true]) {
       let counts = { requests: 0, non2xx: 0, errors: 0 };
       const peak = await sampled(gateway.pid, async () => (counts = await load(url, headers, stream)));
