@@ -19,8 +19,8 @@ export interface Expiring<T> {
 }
 
 export interface CredentialCache<T> {
-  /** the held value for `parts`, or the one `fetch` obtains (shared by concurrent callers) */
-  get(parts: readonly string[], fetch: () => Promise<Expiring<T>>, signal?: AbortSignal): Promise<T>;
+  /** the held value for `parts`, or the one `obtain` gets (one call shared by concurrent callers) */
+  get(parts: readonly string[], obtain: () => Promise<Expiring<T>>, signal?: AbortSignal): Promise<T>;
   /** forgets a value the provider refused (revoked before it expired) */
   drop(parts: readonly string[]): void;
 }
@@ -54,14 +54,14 @@ export function createCredentialCache<T>(options: CredentialCacheOptions): Crede
   const held = new Map<string, Expiring<T>>();
   const pending = new Map<string, Promise<Expiring<T>>>();
   return {
-    async get(parts, fetch, signal) {
+    async get(parts, obtain, signal) {
       const key = keyOf(parts);
       const hit = held.get(key);
       if (hit && options.now() < hit.expiresAt - marginMs) return hit.value;
       held.delete(key);
       let fetching = pending.get(key);
       if (!fetching) {
-        fetching = fetch();
+        fetching = obtain();
         pending.set(key, fetching);
         fetching
           .then((fresh) => {
