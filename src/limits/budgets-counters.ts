@@ -30,6 +30,8 @@ export interface SettleItem {
   /** -1: no alert threshold */
   threshold: number;
   expiresAt: number;
+  /** the settled usage to start from when the counter does not exist (a charge without a reservation); -1: none */
+  seed?: number;
 }
 
 export interface SettleResult {
@@ -81,7 +83,7 @@ export function createBudgetCounters(kv: KvStore, options: { lapseMs?: number } 
     async settle(reservationId, items) {
       if (items.length === 0) return [];
       const keys = items.flatMap((item) => [item.counter, reservations(item.counter)]);
-      const args = [reservationId, ...items.flatMap((item) => [item.reserved, item.actual, item.limit, item.threshold, item.expiresAt])];
+      const args = [reservationId, ...items.flatMap((item) => [item.reserved, item.actual, item.limit, item.threshold, item.expiresAt, item.seed ?? -1])];
       const reply = numbers(await kv.runScript(SETTLE_SCRIPT, keys, args));
       return items.map((_, index) => ({ used: reply[index * 3]!, alerted: reply[index * 3 + 1] === 1, exhausted: reply[index * 3 + 2] === 1 }));
     },

@@ -8,8 +8,9 @@
  * - reserve: for every budget of a request at once, all or nothing: drop lapsed reservations, seed the settled
  *   usage when the counter is new, and refuse when `u >= limit` or `u + r + amount > limit`; otherwise add the
  *   reservation to each. Reply `[0]`, or `[i, u, r]` for the first budget (1-based) that cannot fit.
- * - settle: for every budget, remove the reservation (when it has not lapsed) and add the actual amount; record
- *   the threshold alert and the exhaustion once each. Reply `[u, alerted, exhausted]` per budget (1 = first time).
+ * - settle: for every budget, remove the reservation (when it has not lapsed), seed the settled usage when the
+ *   counter is new (a charge nothing was reserved for, budgets.ts), and add the actual amount; record the threshold
+ *   alert and the exhaustion once each. Reply `[u, alerted, exhausted]` per budget (1 = first time).
  * - reset: `u` to 0 and the alerts cleared; reservations in flight stay.
  * - read: `[u, r, ta, ea]` per counter (`u` -1 when the counter does not exist; -1 for an alert not sent).
  *
@@ -77,14 +78,17 @@ for i = 1, budgets do
 end
 return { 0 }`;
 
-// KEYS: hash, zset per budget. ARGV: reservation id, then per budget: reserved, actual, limit, threshold (-1), expiry
+// KEYS: hash, zset per budget. ARGV: reservation id, then per budget: reserved, actual, limit, threshold (-1), expiry,
+// seed (-1: none)
 const SETTLE_LUA = `${EXPIRE}
 local id = ARGV[1]
 local reply = {}
 for i = 1, #KEYS / 2 do
-  local hash, zset, at = KEYS[2 * i - 1], KEYS[2 * i], 1 + (i - 1) * 5
+  local hash, zset, at = KEYS[2 * i - 1], KEYS[2 * i], 1 + (i - 1) * 6
   local reserved, actual = tonumber(ARGV[at + 1]), tonumber(ARGV[at + 2])
   local limit, threshold = ARGV[at + 3], ARGV[at + 4]
+  local seed = tonumber(ARGV[at + 6])
+  if seed >= 0 then redis.call('HSETNX', hash, 'u', seed) end
   if reserved > 0 and redis.call('ZREM', zset, id .. ':' .. reserved) == 1 then redis.call('HINCRBY', hash, 'r', -reserved) end
   local used = redis.call('HINCRBY', hash, 'u', actual)
   local alerted, exhausted = 0, 0
@@ -185,9 +189,10 @@ export const SETTLE_SCRIPT: KvScript = {
     const id = args[0]!;
     const reply: KvScriptReply[] = [];
     for (const [index, key] of hashKeys(keys).entries()) {
-      const at = 1 + index * 5;
-      const [reserved, actual, limit, threshold, expiresAt] = args.slice(at, at + 5).map(Number) as [number, number, number, number, number];
-      const counter = counterAt(entries, key, now) ?? newCounter();
+      const at = 1 + index * 6;
+      const [reserved, actual, limit, threshold, expiresAt, seed] = args.slice(at, at + 6).map(Number) as [number, number, number, number, number, number];
+      // as HSETNX: the seed counts only for a counter that does not exist yet
+      const counter = counterAt(entries, key, now) ?? { ...newCounter(), used: Math.max(0, seed) };
       const member = `${id}:${reserved}`;
       const held = counter.reservations.get(member);
       if (reserved > 0 && held) {

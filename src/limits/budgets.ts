@@ -4,7 +4,9 @@
  * in-process twin); a reservation that does not fit is refused with a 429. When the answer has ended (a stream at
  * its end) the reservation is replaced by what the request really used; an error releases it. So the settled usage
  * plus what requests in flight hold never passes a limit at admission, and the overshoot is bounded by how much
- * the requests in flight use beyond their estimates (docs/decisions.md states the bound exactly).
+ * the requests in flight use beyond their estimates (docs/decisions.md states the bound exactly). What a request
+ * spends besides its reservations (an answer a retry dropped, the semantic cache's embedding call) is charged:
+ * added like a settlement, never refused, since it has already been spent.
  *
  * When the counter store cannot answer (an error, or no answer within `timeoutMs`), each budget's failure mode
  * decides (budgets-limits.ts: closed by default) and the decision is counted; after a failure the store is left
@@ -85,6 +87,11 @@ export interface ReserveContext {
 export interface BudgetEngine {
   /** A reservation in every budget, or the refusal of the first that cannot fit. */
   reserve(limits: readonly BudgetLimit[], estimate: Amounts, context?: ReserveContext): Promise<Reservation | LimitError>;
+  /**
+   * Adds what a request used beyond its reservations (a dropped answer, the semantic cache's embedding call) to every
+   * budget, refusing nothing: it has been spent. A cost not known charges cost budgets nothing. Resolves once written.
+   */
+  charge(limits: readonly BudgetLimit[], used: Amounts, context?: ReserveContext): Promise<void>;
   /** Whether the budget's current window is used up (a provider's or a key's status). */
   exhausted(limit: BudgetLimit): Promise<boolean>;
   /** resolves once every settlement started so far is written (shutdown, tests) */
@@ -139,20 +146,22 @@ export function createBudgetEngine(options: BudgetEngineOptions): BudgetEngine {
     return options.storedUsage(limit.owner, limit, start);
   }
 
-  function reservation(id: string, windows: readonly HeldWindow[], context: ReserveContext): Reservation {
+  /** `seeds`: per window, the stored usage a counter the store no longer has starts from (a charge's; reserve seeds its own) */
+  function reservation(id: string, windows: readonly HeldWindow[], context: ReserveContext, seeds?: readonly number[]): Reservation {
     let done: Promise<void> | undefined;
     let resolveSettled: () => void = () => {};
     const settled = new Promise<void>((resolve) => {
       resolveSettled = resolve;
     });
     async function write(actual: Amounts | undefined | 'release'): Promise<void> {
-      const items = windows.map((window) => ({
+      const items = windows.map((window, index) => ({
         counter: window.counter,
         reserved: window.reserved,
         actual: actual === 'release' ? 0 : actualFor(window, actual),
         limit: window.limit.limit,
         threshold: window.limit.threshold,
         expiresAt: window.expiresAt,
+        seed: seeds?.[index] ?? -1,
       }));
       let results: SettleResult[];
       try {
@@ -181,6 +190,27 @@ export function createBudgetEngine(options: BudgetEngineOptions): BudgetEngine {
       inflight.add(done);
     };
     return { settle: (actual) => finish(actual), release: () => finish('release'), settled };
+  }
+
+  async function charge(limits: readonly BudgetLimit[], used: Amounts, context: ReserveContext): Promise<void> {
+    const at = now();
+    const windows: HeldWindow[] = [];
+    const seeds: number[] = [];
+    try {
+      for (const limit of limits) {
+        const { counter, start, expiresAt } = currentWindow(limit.owner, limit.reset, at);
+        windows.push({ limit, counter, start, expiresAt, reserved: 0 });
+        seeds.push(await seedOf(limit, start));
+      }
+    } catch (error) {
+      failed(error);
+      failures?.inc({ outcome: 'settle_lost' });
+      return;
+    }
+    // a settlement of nothing reserved: the same script, alerts and entity writes as any other
+    const charged = reservation(randomBytes(8).toString('hex'), windows, context, seeds);
+    charged.settle(used);
+    await charged.settled;
   }
 
   return {
@@ -214,6 +244,19 @@ export function createBudgetEngine(options: BudgetEngineOptions): BudgetEngine {
       const refused = windows[result.index]!;
       options.metrics?.budgetRefused.inc({ source: refused.limit.source, type: refused.limit.type });
       return budgetRefusal(refused.limit, { used: result.used, reserved: result.reserved, amount: refused.reserved }, at);
+    },
+
+    charge(limits, used, context = {}) {
+      const charged = limits.filter((limit) => amountFor(limit, used) > 0);
+      if (charged.length === 0) return Promise.resolve();
+      if (downUntil > Date.now()) {
+        failures?.inc({ outcome: 'settle_lost' });
+        return Promise.resolve();
+      }
+      // held in flight from the start (the stored usage may be read first): drain() waits for it
+      const done = charge(charged, used, context).finally(() => inflight.delete(done));
+      inflight.add(done);
+      return done;
     },
 
     async exhausted(limit) {

@@ -97,12 +97,19 @@ export async function callUpstream(
     if (!completed && !abort.aborted) abort.abort(ABANDONED);
   };
 
+  const built = request;
   try {
     if (adapter.prepare) {
       const context = { allowlist: options.allowlist, signal: abort.signal, ...(options.lookup ? { lookup: options.lookup } : {}) };
       request = await adapter.prepare(request, target, context);
     }
-    const response = await client.send(request, { customHost: target.customHost, signal: abort });
+    let response = await client.send(request, { customHost: target.customHost, signal: abort });
+    // a cached credential the provider refused (revoked before it expired) is forgotten: once more with a fresh one
+    if (response.statusCode === 401 && adapter.credentialRefused?.(request, target)) {
+      await response.body.dump();
+      request = await adapter.prepare!(built, target, { allowlist: options.allowlist, signal: abort.signal, ...(options.lookup ? { lookup: options.lookup } : {}) });
+      response = await client.send(request, { customHost: target.customHost, signal: abort });
+    }
     return { request, response, done, timedOut: () => timedOut };
   } catch (error) {
     done();

@@ -165,8 +165,11 @@ async function runAttempt(state: RequestState, index: number): Promise<AttemptEn
   // before anything reaches a provider (the semantic cache's embedding call included); a refusal may fall back
   const limited = await state.rateLimits.check({ provider: adapter.name, providerSlug: attemptHeaders.providerSlug, providerRecord: savedProvider });
   if (limited) return fallBack(plan, index, limited.status, limited);
-  const record = io.record;
-  const onEmbedded = record && ((spend: Parameters<typeof noteEmbeddingCost>[1]) => noteEmbeddingCost(record, spend, io.principal, deps));
+  // the embedding call's cost joins the request's and is charged to its budgets
+  const onEmbedded = attempt.target.cache && (async (spend: Parameters<typeof noteEmbeddingCost>[1]) => {
+    await noteEmbeddingCost(io.record, spend, io.principal, deps);
+    await state.budgets.chargeEmbedding({ call, provider: adapter.name, providerSlug: attemptHeaders.providerSlug, savedProvider }, spend);
+  });
   const cache = attempt.target.cache && (await lookupAttemptCache(attempt.target.cache, { call, provider: adapter.name, headers: attemptHeaders, clientGone: io.clientGone }, deps, onEmbedded));
   const chosen = {
     adapter,

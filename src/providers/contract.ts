@@ -92,6 +92,11 @@ export interface ProviderAdapter {
   streamDecoder?(call: InferenceCall, target: ProviderTarget): StreamDecoder | undefined;
   /** asynchronous last step before sending: request signing (SigV4), access-token fetch and refresh */
   prepare?(request: UpstreamRequest, target: ProviderTarget, context?: PrepareContext): Promise<UpstreamRequest>;
+  /**
+   * The provider answered 401 to `request` as `prepare` made it: forget the cached credential it carried (revoked
+   * before it expired). True when one was forgotten: the call is then prepared and sent once more.
+   */
+  credentialRefused?(request: UpstreamRequest, target: ProviderTarget): boolean;
   /** reads the provider's error body; the default understands `{error:{message}}`, `{error:"..."}` and `{message}` */
   parseError?: ErrorParser;
   /** the x-gateway-<cloud>-* headers and config fields it reads; undefined when it reads none (registry.ts attaches them) */

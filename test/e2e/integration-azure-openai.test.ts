@@ -154,6 +154,29 @@ describe('Entra ID client credentials', () => {
     assert.equal(azure.last().headers.authorization, `Bearer ${entra.issued.at(-1)}`);
   });
 
+  test('a held token Azure refuses (401: revoked before it expired) is dropped; the request is sent once more with a fresh one', async () => {
+    await client().chat.completions.create({ model: `@${slug}/gpt-4o`, messages: MESSAGES });
+    const revoked = entra.issued.at(-1)!;
+    azure.refusesToken = (token) => token === revoked;
+    const [tokensBefore, azureBefore] = [entra.requests.length, azure.requests.length];
+    const data = await client().chat.completions.create({ model: `@${slug}/gpt-4o`, messages: MESSAGES });
+    assert.equal(data.object, 'chat.completion');
+    assert.equal(entra.requests.length, tokensBefore + 1, 'a fresh token');
+    const fresh = entra.issued.at(-1)!;
+    assert.deepEqual(azure.requests.slice(azureBefore).map((seen) => seen.headers.authorization), [`Bearer ${revoked}`, `Bearer ${fresh}`]);
+    await client().chat.completions.create({ model: `@${slug}/gpt-4o`, messages: MESSAGES });
+    assert.equal(entra.requests.length, tokensBefore + 1, 'the fresh token is held');
+    assert.equal(azure.last().headers.authorization, `Bearer ${fresh}`);
+
+    // a fresh token refused too: Azure's 401 reaches the client after one retry, never a loop
+    azure.refusesToken = () => true;
+    const before = azure.requests.length;
+    await rejected(client().chat.completions.create({ model: `@${slug}/gpt-4o`, messages: MESSAGES }), 401);
+    assert.equal(azure.requests.length, before + 2);
+    assert.equal(entra.requests.length, tokensBefore + 2);
+    azure.refusesToken = () => false;
+  });
+
   test('a secret Entra refuses is a 401 naming Entra, and Azure is not called', async () => {
     const wrong = await createIntegration({ name: 'Azure Entra wrong', ai_provider_id: 'azure-openai', configurations: { ...entraConfig(), azure_entra_client_secret: 'not-the-secret' } });
     const before = azure.requests.length;

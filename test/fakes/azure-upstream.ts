@@ -6,7 +6,8 @@
  *                  POST /openai/v1/chat/completions (no api-version)
  *   Foundry        POST /models/{chat/completions|embeddings}?api-version=2024-05-01-preview, with extra-parameters
  *                  POST /providers/cohere/v2/rerank (documents as strings, model without vendor prefix)
- * Credentials: exactly one of `api-key: <key>` or `Authorization: Bearer <token>`.
+ * Credentials: exactly one of `api-key: <key>` or `Authorization: Bearer <token>`; a bearer `refusesToken` names is
+ * refused with Azure's 401 for a token that is invalid or has expired (revoked before it expired).
  * Behaviour by deployment (or model) name: `no-model` answers without a model; `filtered` answers the content-filter
  * 400; a streamed request with `tools` replays the recorded tool-call stream in the azure-openai fixtures.
  */
@@ -33,6 +34,8 @@ export interface RecordedRequest {
 export interface FakeAzure {
   origin: string;
   requests: RecordedRequest[];
+  /** the Entra access tokens refused with a 401; none unless a test sets it */
+  refusesToken: (token: string) => boolean;
   last(): RecordedRequest;
   close(): Promise<void>;
 }
@@ -139,9 +142,13 @@ function rerank(res: http.ServerResponse, body: Record<string, unknown>): void {
   });
 }
 
-function handle(req: http.IncomingMessage, res: http.ServerResponse, request: RecordedRequest): void {
+function handle(req: http.IncomingMessage, res: http.ServerResponse, request: RecordedRequest, refusesToken: (token: string) => boolean): void {
   const problem = credentialProblem(req.headers);
   if (problem) return azureError(res, 401, '401', problem);
+  const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+  if (bearer && refusesToken(bearer)) {
+    return azureError(res, 401, '401', 'Unauthorized. Access token is missing, invalid, audience is incorrect (https://cognitiveservices.azure.com), or have expired.');
+  }
   const { path, query, json } = request;
   const deployment = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|completions|embeddings)$/.exec(path);
   if (deployment) {
@@ -180,14 +187,15 @@ export async function startFakeAzure(): Promise<FakeAzure> {
       }
       const request = { method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers, body, json };
       requests.push(request);
-      handle(req, res, request);
+      handle(req, res, request, fake.refusesToken);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const fake: FakeAzure = {
     origin: `http://127.0.0.1:${port}`,
     requests,
+    refusesToken: () => false,
     last() {
       const last = requests.at(-1);
       if (!last) throw new Error('the fake Azure upstream received no request');
@@ -198,4 +206,5 @@ export async function startFakeAzure(): Promise<FakeAzure> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  return fake;
 }

@@ -113,6 +113,25 @@ for (const { name, kv } of stores) {
       assert.deepEqual([(await usedOf(kv, budget)).used, (await usedOf(kv, budget)).reserved], [40, 0]);
     });
 
+    test('a charge adds what was spent without a reservation: from the stored usage, past the limit, alerts once', async () => {
+      const budget = tokenBudget(100, 50);
+      const cost = { ...tokenBudget(1_000), type: 'cost' as const };
+      const alerts: BudgetAlert[] = [];
+      // the counter is gone (a restarted store): the charge starts it from the stored usage, as a reservation would
+      const budgets = engine({ storedUsage: async () => 40, onAlert: (alert) => alerts.push(alert) });
+      await budgets.charge([budget, cost], { tokens: 30, cost: undefined });
+      assert.deepEqual([(await usedOf(kv, budget)).used, (await usedOf(kv, budget)).reserved], [70, 0]);
+      assert.equal((await usedOf(kv, cost)).used, -1, 'a cost not known charges a cost budget nothing');
+      const held = (await budgets.reserve([budget], { tokens: 30, cost: undefined })) as Reservation;
+      void budgets.charge([budget], { tokens: 50, cost: undefined });
+      await budgets.drain();
+      assert.deepEqual([(await usedOf(kv, budget)).used, (await usedOf(kv, budget)).reserved], [120, 30], 'never refused; the reservation held stays');
+      held.settle({ tokens: 10, cost: undefined });
+      await budgets.drain();
+      assert.equal((await usedOf(kv, budget)).used, 130);
+      assert.deepEqual(alerts.map((alert) => alert.kind).sort(), ['exhausted', 'threshold']);
+    });
+
     test('the threshold alert and the exhaustion are reported once, however many settle at once', async () => {
       const budget = tokenBudget(1000, 500);
       const alerts: BudgetAlert[] = [];

@@ -5,6 +5,11 @@
  * through. A refusal is a 429 naming the budget (a fallback target may still serve the request). After the attempt
  * the reservation is settled: a JSON answer at once with its usage, a stream or a relayed answer when it has ended
  * (the usage its writer noted), an error released. A cache hit is never sent upstream: it reserves nothing.
+ *
+ * What the request pays for besides the chosen answer is charged to the same budgets, in tokens and in money: the
+ * answers a retry dropped (at the attempt's price), and the semantic cache's embedding call (at the embedding
+ * model's own price; on a hit too). The embedding is not charged to the saved provider's budget: it was not made
+ * through that provider. With no budget that applies nothing is charged or allocated.
  */
 import type { GatewayHeaders, Principal } from '../../core/context.ts';
 import type { SavedProviderRef } from '../../domain/providers/saved-providers.ts';
@@ -13,7 +18,7 @@ import type { PriceBook } from '../../domain/model-pricing/price-book.ts';
 import { estimateAmounts, estimateTokens, usedAmounts } from '../../limits/budgets-estimate.ts';
 import { inlineBudget, inlineLimit, policyBudgets, type BudgetLimit } from '../../limits/budgets-limits.ts';
 import type { Budgets } from '../../limits/budgets-service.ts';
-import type { Reservation } from '../../limits/budgets.ts';
+import type { Amounts, Reservation } from '../../limits/budgets.ts';
 import { LimitError } from '../../limits/limit-error.ts';
 import type { InferenceCall } from '../../core/inference-call.ts';
 import type { RequestRecord } from '../../logging/request-record.ts';
@@ -21,6 +26,7 @@ import type { TokenUsage } from '../../logging/usage.ts';
 import { catalogPrice, shippedPricing } from '../../pricing/catalog.ts';
 import type { ModelPrice } from '../../pricing/model-price.ts';
 import type { Answer } from '../read-answer.ts';
+import type { EmbeddingSpend } from './semantic-embedding.ts';
 import type { AttemptResult } from './upstream-call.ts';
 import { answerUsage } from './usage.ts';
 
@@ -54,25 +60,41 @@ export interface AttemptBudget {
 
 export interface RequestBudgets {
   reserve(attempt: BudgetAttempt): Promise<AttemptBudget>;
+  /**
+   * Charges the semantic cache's embedding call of an attempt to the attempt's budgets. Resolves once the charge is
+   * under way (the budgets' drain waits for its write), so the request does not wait for the counter store.
+   */
+  chargeEmbedding(attempt: BudgetAttempt, spend: EmbeddingSpend): Promise<void>;
 }
 
 const UNLIMITED: AttemptBudget = { refused: undefined, track: (tried) => tried, renew: async () => undefined, release: () => {} };
+const NO_BUDGETS: RequestBudgets = { reserve: async () => UNLIMITED, chargeEmbedding: async () => {} };
 
 function modelOf(body: unknown): string | undefined {
   const model = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
   return typeof model === 'string' ? model : undefined;
 }
 
-async function priceOf(attempt: BudgetAttempt, principal: Principal, deps: BudgetDeps): Promise<ModelPrice | null> {
-  const model = modelOf(attempt.call.body);
+async function priceOf(provider: string, model: string | undefined, integrationId: string | undefined, principal: Principal, deps: BudgetDeps): Promise<ModelPrice | null> {
   if (model === undefined) return null;
-  if (!deps.prices) return catalogPrice(shippedPricing, attempt.provider, model)?.price ?? null;
+  if (!deps.prices) return catalogPrice(shippedPricing, provider, model)?.price ?? null;
   try {
-    const query = { provider: attempt.provider, model, organisationId: principal.organisationId, workspaceId: principal.workspaceId, integrationId: attempt.savedProvider?.integrationId };
+    const query = { provider, model, organisationId: principal.organisationId, workspaceId: principal.workspaceId, integrationId };
     return (await deps.prices.resolve(query))?.price ?? null;
   } catch {
     return null;
   }
+}
+
+/** What the answers a retry dropped used, together (a cost not known when one's is not); undefined: none reported usage. */
+function droppedAmounts(dropped: readonly Answer[], price: ModelPrice | null): Amounts | undefined {
+  let total: Amounts | undefined;
+  for (const answer of dropped) {
+    const used = usedAmounts(answerUsage(answer), price);
+    if (!used) continue;
+    total = total ? { tokens: total.tokens + used.tokens, cost: total.cost === undefined || used.cost === undefined ? undefined : total.cost + used.cost } : used;
+  }
+  return total;
 }
 
 /** Settles a reservation from an attempt's answer: its usage now, or once its body has been written out. */
@@ -89,7 +111,7 @@ function settleFrom(answer: Answer | undefined, reservation: Reservation, price:
 }
 
 export function requestBudgets(principal: Principal | undefined, headers: GatewayHeaders, record: RequestRecord | undefined, deps: BudgetDeps): RequestBudgets {
-  if (!principal) return { reserve: async () => UNLIMITED };
+  if (!principal) return NO_BUDGETS;
   const caller: Principal = principal;
   const { budgets } = deps;
   let inline: Promise<BudgetLimit[]> | undefined;
@@ -125,14 +147,27 @@ export function requestBudgets(principal: Principal | undefined, headers: Gatewa
     return limits;
   }
 
+  const contextOf = () => ({ requestId: headers.trace.traceId, apiKeyId: caller.kind === 'api_key' ? caller.keyId : undefined });
+
   return {
+    async chargeEmbedding(attempt, spend) {
+      if (!spend.usage) return;
+      const limits = (await limitsFor(attempt)).filter((limit) => limit.source !== 'provider');
+      if (limits.length === 0) return;
+      // priced as the embedding provider's own model, like the request log's cost (steps/cost.ts)
+      const price = limits.some((limit) => limit.type === 'cost') ? await priceOf(spend.provider, spend.model, undefined, caller, deps) : null;
+      const used = usedAmounts(spend.usage, price)!;
+      if (used.cost === undefined && limits.some((limit) => limit.type === 'cost')) budgets.unpriced();
+      void budgets.engine.charge(limits, used, contextOf());
+    },
+
     async reserve(attempt) {
       const limits = await limitsFor(attempt);
       if (limits.length === 0) return UNLIMITED;
-      const price = limits.some((limit) => limit.type === 'cost') ? await priceOf(attempt, caller, deps) : null;
+      const price = limits.some((limit) => limit.type === 'cost') ? await priceOf(attempt.provider, modelOf(attempt.call.body), attempt.savedProvider?.integrationId, caller, deps) : null;
       const estimate = estimateAmounts(estimateTokens(attempt.call), price);
       if (estimate.cost === undefined && limits.some((limit) => limit.type === 'cost')) budgets.unpriced();
-      const context = { requestId: headers.trace.traceId, apiKeyId: caller.kind === 'api_key' ? caller.keyId : undefined };
+      const context = contextOf();
       const reserved = await budgets.engine.reserve(limits, estimate, context);
       if (reserved instanceof LimitError) return { ...UNLIMITED, refused: reserved };
       let open: Reservation | undefined = reserved;
@@ -164,6 +199,9 @@ export function requestBudgets(principal: Principal | undefined, headers: Gatewa
             throw error;
           }
           settleFrom(result.answer, reserved, price, record);
+          // the answers a retry dropped were paid for too: the chosen one is settled above, these are charged
+          const dropped = result.dropped && result.dropped.length > 0 ? droppedAmounts(result.dropped, price) : undefined;
+          if (dropped) void budgets.engine.charge(limits, dropped, context);
           return result;
         },
       };

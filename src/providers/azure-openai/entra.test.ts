@@ -45,6 +45,22 @@ describe('azure entra client credentials', () => {
     assert.notEqual(refreshed.headers.authorization, first.headers.authorization);
   });
 
+  test('a token Azure refused is dropped while it is the one held; a refresh made meanwhile is kept', async () => {
+    const auth = createEntraAuth({ now: () => now });
+    const refused = await auth.prepare(request, target({}), context());
+    const count = entra.requests.length;
+    assert.equal(auth.refused(refused, target({})), true);
+    const fresh = await auth.prepare(request, target({}), context());
+    assert.equal(entra.requests.length, count + 1, 'fetched again');
+    assert.notEqual(fresh.headers.authorization, refused.headers.authorization);
+    // a second request that carried the old token comes back refused after the refresh: the fresh one stays
+    assert.equal(auth.refused(refused, target({})), false);
+    assert.equal((await auth.prepare(request, target({}), context())).headers.authorization, fresh.headers.authorization);
+    assert.equal(entra.requests.length, count + 1);
+    // a client's own bearer is never the gateway's to drop
+    assert.equal(auth.refused(request, { ...target({}), cloud: { 'azure-auth-mode': 'entra' } }), false);
+  });
+
   test('api-key and default modes are left alone; entra without client credentials keeps the client bearer', async () => {
     const auth = createEntraAuth({ now: () => now });
     const count = entra.requests.length;

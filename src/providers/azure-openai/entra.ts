@@ -10,6 +10,9 @@
  *   cloud); either way it goes through the SSRF guard (shared/credential-endpoint.ts).
  * - Tokens are held per credential until 60 s before they expire (shared/credential-cache.ts), one cache per
  *   adapter instance; concurrent requests share one fetch.
+ * - Azure answering 401 to a held token (revoked before it expired: a disabled application, a revoked secret,
+ *   continuous access evaluation) drops it, and the request is sent once more with a fresh one (`credentialRefused`);
+ *   when Entra then refuses the secret itself, that is the 401 naming Entra. Never more than one retry.
  * - Entra mode without client credentials keeps the old meaning: the client's bearer is the Entra token.
  * - Managed identity needs the Azure instance metadata service, which a gateway outside Azure does not have: it is
  *   refused with a 400 (auth.ts), never tried.
@@ -100,7 +103,11 @@ async function fetchToken(credentials: EntraCredentials, context: PrepareContext
 export interface EntraAuth {
   /** the request with an Entra bearer in place of any api-key, when the target holds client credentials */
   prepare(request: UpstreamRequest, target: ProviderTarget, context?: PrepareContext): Promise<UpstreamRequest>;
+  /** Azure refused the request `prepare` made (401): its token is dropped; true when it was the one held */
+  refused(request: UpstreamRequest, target: ProviderTarget): boolean;
 }
+
+const partsOf = (credentials: EntraCredentials) => ['entra', credentials.authority, credentials.tenant, credentials.clientId, credentials.clientSecret];
 
 export function createEntraAuth(options: { now: () => number; tokens?: CredentialCache<string> }): EntraAuth {
   const tokens = options.tokens ?? createCredentialCache<string>({ now: options.now });
@@ -109,14 +116,20 @@ export function createEntraAuth(options: { now: () => number; tokens?: Credentia
       if (authModeOf(target) !== 'entra') return request;
       const credentials = entraCredentials(target.cloud);
       if (!credentials) return request;
-      const parts = ['entra', credentials.authority, credentials.tenant, credentials.clientId, credentials.clientSecret];
-      const token = await tokens.get(parts, () => fetchToken(credentials, context, options.now), context?.signal);
+      const token = await tokens.get(partsOf(credentials), () => fetchToken(credentials, context, options.now), context?.signal);
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(request.headers)) {
         if (name.toLowerCase() !== 'api-key' && name.toLowerCase() !== 'authorization') headers[name] = value;
       }
       headers.authorization = `Bearer ${token}`;
       return { ...request, headers };
+    },
+    refused(request, target) {
+      if (authModeOf(target) !== 'entra') return false;
+      const credentials = entraCredentials(target.cloud);
+      if (!credentials) return false;
+      const sent = request.headers.authorization;
+      return tokens.drop(partsOf(credentials), (token) => sent === `Bearer ${token}`);
     },
   };
 }
@@ -130,5 +143,6 @@ export function withEntraAuth(adapter: ProviderAdapter, auth: EntraAuth): Provid
       const prepared = own ? await own(request, target, context) : request;
       return auth.prepare(prepared, target, context);
     },
+    credentialRefused: (request, target) => auth.refused(request, target),
   };
 }

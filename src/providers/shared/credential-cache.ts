@@ -7,7 +7,9 @@
  *   holds the long-lived credential itself;
  * - concurrent callers with the same key share one fetch; a failed fetch is not kept, the next call tries again;
  * - a value is used only while `now < expiresAt - marginMs`, so it is never sent as it expires;
- * - the number of keys is bounded (the oldest goes first): a stream of distinct credentials cannot grow it.
+ * - the number of keys is bounded (the oldest goes first): a stream of distinct credentials cannot grow it;
+ * - a value the provider refused is dropped only while it is still the one held: a refresh another request already
+ *   made is kept.
  * One cache per adapter instance (created by the adapter factory), never a module singleton.
  */
 import { createHash } from 'node:crypto';
@@ -21,8 +23,11 @@ export interface Expiring<T> {
 export interface CredentialCache<T> {
   /** the held value for `parts`, or the one `obtain` gets (one call shared by concurrent callers) */
   get(parts: readonly string[], obtain: () => Promise<Expiring<T>>, signal?: AbortSignal): Promise<T>;
-  /** forgets a value the provider refused (revoked before it expired) */
-  drop(parts: readonly string[]): void;
+  /**
+   * Forgets a value the provider refused (revoked before it expired), when `refused` is still the one held; true
+   * when it was (the next `get` obtains a fresh one).
+   */
+  drop(parts: readonly string[], refused: (value: T) => boolean): boolean;
 }
 
 export interface CredentialCacheOptions {
@@ -73,8 +78,12 @@ export function createCredentialCache<T>(options: CredentialCacheOptions): Crede
       }
       return (await untilAborted(fetching, signal)).value;
     },
-    drop(parts) {
-      held.delete(keyOf(parts));
+    drop(parts, refused) {
+      const key = keyOf(parts);
+      const hit = held.get(key);
+      if (!hit || !refused(hit.value)) return false;
+      held.delete(key);
+      return true;
     },
   };
 }

@@ -6,15 +6,16 @@
  * Invariants:
  * - the token_uri comes from the client, so it is a custom host: checked with the operator's allowlist
  *   (`checkCustomHost`) and connected through `guardedLookup`, exactly like x-gateway-custom-host;
- * - tokens are cached per key (client email, private key and token_uri hashed together, so a caller who only
- *   knows an account's email can never be served another caller's token) until 60 s before they expire;
- * - concurrent requests with the same key share one token fetch; a failed fetch is not cached.
+ * - tokens are held per key (client email, private key and token_uri hashed together, so a caller who only
+ *   knows an account's email can never be served another caller's token) until 60 s before they expire, in the
+ *   shared credential cache (shared/credential-cache.ts): concurrent requests with the same key share one token
+ *   fetch; a failed fetch is not kept.
  */
-import { createHash } from 'node:crypto';
 import { SignJWT, importPKCS8 } from 'jose';
 import { Agent, request } from 'undici';
 import { GatewayError, badGateway, invalidParam, isGatewayError } from '../../core/errors.ts';
 import type { PrepareContext } from '../contract.ts';
+import { createCredentialCache, type Expiring } from '../shared/credential-cache.ts';
 import { recordOf } from '../shared/json.ts';
 import { CUSTOM_HOST_BLOCKED_CODE, checkCustomHost, guardedLookup, parseAllowlist } from '../../upstream/ssrf-guard.ts';
 
@@ -23,10 +24,7 @@ const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 const GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const DEFAULT_TOKEN_URI = 'https://oauth2.googleapis.com/token';
 const ASSERTION_LIFETIME_S = 3600;
-const REFRESH_MARGIN_MS = 60_000;
 const FETCH_TIMEOUT_MS = 30_000;
-/** bounds the memory a stream of distinct keys can take; the oldest entry goes first */
-const MAX_CACHED_KEYS = 1000;
 
 export interface ServiceAccountKey {
   clientEmail: string;
@@ -58,12 +56,6 @@ export function parseServiceAccount(value: string): ServiceAccountKey {
     privateKeyId: typeof key.private_key_id === 'string' ? key.private_key_id : undefined,
     tokenUri: typeof key.token_uri === 'string' ? key.token_uri : DEFAULT_TOKEN_URI,
   };
-}
-
-interface CachedToken {
-  token: string;
-  /** ms since the epoch */
-  expiresAt: number;
 }
 
 export interface TokenSource {
@@ -102,7 +94,7 @@ function exchangeFailed(status: number, body: string): GatewayError {
     : new GatewayError(401, 'authentication_error', message, { code: 'vertex_token_exchange_failed' });
 }
 
-async function fetchToken(key: ServiceAccountKey, context: PrepareContext | undefined, nowMs: number): Promise<CachedToken> {
+async function fetchToken(key: ServiceAccountKey, context: PrepareContext | undefined, nowMs: number): Promise<Expiring<string>> {
   const allowlist = context?.allowlist ?? parseAllowlist([]);
   let url: URL;
   try {
@@ -133,7 +125,7 @@ async function fetchToken(key: ServiceAccountKey, context: PrepareContext | unde
     if (typeof json.access_token !== 'string' || typeof json.expires_in !== 'number') {
       throw badGateway('Vertex AI: the token endpoint answer has no access_token and expires_in.', 'vertex_token_exchange_failed');
     }
-    return { token: json.access_token, expiresAt: nowMs + json.expires_in * 1000 };
+    return { value: json.access_token, expiresAt: nowMs + json.expires_in * 1000 };
   } catch (error) {
     if (isGatewayError(error)) throw error;
     if ((error as { code?: string }).code === CUSTOM_HOST_BLOCKED_CODE) {
@@ -145,40 +137,12 @@ async function fetchToken(key: ServiceAccountKey, context: PrepareContext | unde
   }
 }
 
-/** Resolves with `promise`, or rejects as soon as `signal` aborts (the shared fetch itself goes on for the others). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
 export function createTokenSource(options: { now: () => number }): TokenSource {
-  const cached = new Map<string, CachedToken>();
-  const pending = new Map<string, Promise<CachedToken>>();
-
+  const tokens = createCredentialCache<string>({ now: options.now });
   return {
-    async accessToken(key, context) {
-      const id = createHash('sha256').update(`${key.clientEmail}\0${key.privateKey}\0${key.tokenUri}`).digest('hex');
-      const hit = cached.get(id);
-      if (hit && options.now() < hit.expiresAt - REFRESH_MARGIN_MS) return hit.token;
-      cached.delete(id);
-      let fetching = pending.get(id);
-      if (!fetching) {
-        fetching = fetchToken(key, context, options.now());
-        pending.set(id, fetching);
-        fetching
-          .then((token) => {
-            if (cached.size >= MAX_CACHED_KEYS) cached.delete(cached.keys().next().value!);
-            cached.set(id, token);
-          })
-          .catch(() => undefined)
-          .finally(() => pending.delete(id));
-      }
-      return (await untilAborted(fetching, context?.signal)).token;
+    accessToken(key, context) {
+      const parts = ['vertex', key.clientEmail, key.privateKey, key.tokenUri];
+      return tokens.get(parts, () => fetchToken(key, context, options.now()), context?.signal);
     },
   };
 }
