@@ -58,6 +58,7 @@ try {
   const all = sql.raw('select * from request_logs');
   await db.execute(sql`insert into analytics_hourly (${sql.raw(ROLLUP_COLUMNS)}) ${rollupAggregate(all)}`);
   await db.execute(sql`insert into analytics_users_hourly (organisation_id, workspace_id, hour, user_key, requests, cost) ${usersAggregate(all)}`);
+  await db.execute(sql`insert into analytics_users_daily (organisation_id, workspace_id, day, user_key, requests, cost) ${usersAggregate(all, 'day')}`);
   await db.execute(sql`analyze`);
   const rolled = performance.now() - started;
   console.log(`seeded ${ROWS} rows in ${(seeded / 1000).toFixed(1)} s; rollups built in ${(rolled / 1000).toFixed(1)} s`);

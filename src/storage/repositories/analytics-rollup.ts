@@ -49,27 +49,39 @@ export function rollupAggregate(source: SQL): SQL {
     group by organisation_id, workspace_id, date_trunc('hour', created_at, 'UTC'), provider, model, api_key_id, status, cache_status, retry_count`;
 }
 
-/** `source` yields request-log rows; the result: organisation_id, workspace_id, hour, user_key, requests, cost (rows without a user left out). */
-export function usersAggregate(source: SQL): SQL {
-  return sql`select organisation_id, workspace_id, date_trunc('hour', created_at, 'UTC') as hour, user_key, count(*)::bigint as requests,
+/**
+ * `source` yields request-log rows; the result: organisation_id, workspace_id, hour, user_key, requests, cost (rows
+ * without a user left out). With `period` 'day' the rows are per UTC day (analytics_users_daily), `hour` the day's start.
+ */
+export function usersAggregate(source: SQL, period: 'hour' | 'day' = 'hour'): SQL {
+  const start = sql.raw(`date_trunc('${period}', created_at, 'UTC')`);
+  return sql`select organisation_id, workspace_id, ${start} as hour, user_key, count(*)::bigint as requests,
       coalesce(sum(cost), 0) as cost
     from (select s.*, ${sql.raw(USER_KEY_EXPRESSION)} as user_key from (${source}) as s) as rows
     where user_key is not null
-    group by organisation_id, workspace_id, date_trunc('hour', created_at, 'UTC'), user_key`;
+    group by organisation_id, workspace_id, ${start}, user_key`;
 }
 
 const SUMMED = ['requests', 'errors', 'fallback_rescues', 'cost', 'saved_cost', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'response_time_ms_sum'];
 
-/** Merges the aggregate of `inserted` (rows just written to request_logs) into both rollups. */
-export function mergeIntoRollups(inserted: string): { hourly: SQL; users: SQL } {
+/**
+ * Merges the aggregate of `inserted` (rows just written to request_logs) into the three rollups. Concurrent batches
+ * update the same rollup rows (every batch of a day meets the same users' daily rows), so each merge takes its row
+ * locks in key order (`order by` the key): two batches then wait for each other instead of deadlocking, and each
+ * adds its sums to what the other committed (`on conflict ... do update`), so the rollups stay exact.
+ */
+export function mergeIntoRollups(inserted: string): { hourly: SQL; users: SQL; usersDaily: SQL } {
   const from = sql.raw(`select * from ${inserted}`);
   const sums = SUMMED.map((column) => `${column} = analytics_hourly.${column} + excluded.${column}`).join(', ');
+  const usersMerge = (table: string, period: 'hour' | 'day') => sql`insert into ${sql.raw(table)} (organisation_id, workspace_id, ${sql.raw(period)}, user_key, requests, cost)
+      ${usersAggregate(from, period)} order by 1, 2, 3, 4
+      on conflict on constraint ${sql.raw(`${table}_key`)} do update set requests = ${sql.raw(table)}.requests + excluded.requests,
+      cost = ${sql.raw(table)}.cost + excluded.cost`;
   return {
-    hourly: sql`insert into analytics_hourly (${sql.raw(ROLLUP_COLUMNS)}) ${rollupAggregate(from)}
+    hourly: sql`insert into analytics_hourly (${sql.raw(ROLLUP_COLUMNS)}) ${rollupAggregate(from)} order by 1, 2, 3, 4, 5, 6, 7, 8, 9
       on conflict on constraint analytics_hourly_key do update set ${sql.raw(sums)},
       latency_histogram = array(select a + b from unnest(analytics_hourly.latency_histogram, excluded.latency_histogram) with ordinality as h(a, b, i) order by i)`,
-    users: sql`insert into analytics_users_hourly (organisation_id, workspace_id, hour, user_key, requests, cost) ${usersAggregate(from)}
-      on conflict on constraint analytics_users_hourly_key do update set requests = analytics_users_hourly.requests + excluded.requests,
-      cost = analytics_users_hourly.cost + excluded.cost`,
+    users: usersMerge('analytics_users_hourly', 'hour'),
+    usersDaily: usersMerge('analytics_users_daily', 'day'),
   };
 }

@@ -59,6 +59,7 @@ export function filtersLogRows(filters: AnalyticsFilters): boolean {
 }
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 function inList(column: string, values: readonly (string | number)[]): SQL {
   return sql`${sql.raw(column)} in (${sql.join(values.map((value) => sql`${value}`), sql`, `)})`;
@@ -113,10 +114,10 @@ function rawRows(scope: AnalyticsScope, filters: AnalyticsFilters, time: SQL): S
   return sql`select * from request_logs where ${sql.join([...logConditions(scope, filters), time], sql` and `)}`;
 }
 
-/** The whole hours inside the range, [start, end), or undefined when it holds none. */
-function wholeHours(scope: AnalyticsScope): { start: Date; end: Date } | undefined {
-  const start = Math.ceil(scope.from.getTime() / HOUR_MS) * HOUR_MS;
-  const end = Math.floor(scope.to.getTime() / HOUR_MS) * HOUR_MS;
+/** The whole units (hours or UTC days) inside [from, to], as [start, end), or undefined when it holds none. */
+function wholeUnits(from: Date, to: Date, unit: number): { start: Date; end: Date } | undefined {
+  const start = Math.ceil(from.getTime() / unit) * unit;
+  const end = Math.floor(to.getTime() / unit) * unit;
   return start < end ? { start: new Date(start), end: new Date(end) } : undefined;
 }
 
@@ -126,19 +127,40 @@ function timeBetween(from: Date, to: Date, inclusive: boolean): SQL {
     : sql`request_logs.created_at >= ${from.toISOString()}::timestamptz and request_logs.created_at < ${to.toISOString()}::timestamptz`;
 }
 
-function split(scope: AnalyticsScope, filters: AnalyticsFilters, rollupTable: string, rollupColumns: string, aggregate: (source: SQL) => SQL, extra: SQL[]): SQL {
-  const hours = needsRawRows(filters) ? undefined : wholeHours(scope);
-  if (!hours) return aggregate(rawRows(scope, filters, timeBetween(scope.from, scope.to, true)));
+/** A rollup's rows of the scope's workspace whose period starts in [start, end). */
+function rollupRows(scope: AnalyticsScope, table: string, columns: string, time: string, start: Date, end: Date, extra: SQL[]): SQL {
   const conditions = [
     sql`organisation_id = ${scope.organisationId}::uuid`,
     sql`workspace_id = ${scope.workspaceId}::uuid`,
-    sql`hour >= ${hours.start.toISOString()}::timestamptz`,
-    sql`hour < ${hours.end.toISOString()}::timestamptz`,
+    sql`${sql.raw(time)} >= ${start.toISOString()}::timestamptz`,
+    sql`${sql.raw(time)} < ${end.toISOString()}::timestamptz`,
     ...extra,
   ];
+  return sql`select ${sql.raw(columns)} from ${sql.raw(table)} where ${sql.join(conditions, sql` and `)}`;
+}
+
+/** A daily rollup with the hourly one's shape: `columns` names its day column as the hourly one's `hour`. */
+interface DailyRollup {
+  table: string;
+  columns: string;
+}
+
+/**
+ * The hourly rollup's rows for the whole hours of the range, the raw rows (aggregated) for its partial hours; with
+ * `daily`, the whole UTC days inside those hours come from the daily rollup instead, and only the hours around them
+ * from the hourly one.
+ */
+function split(scope: AnalyticsScope, filters: AnalyticsFilters, rollupTable: string, rollupColumns: string, aggregate: (source: SQL) => SQL, extra: SQL[], daily?: DailyRollup): SQL {
+  const hours = needsRawRows(filters) ? undefined : wholeUnits(scope.from, scope.to, HOUR_MS);
+  if (!hours) return aggregate(rawRows(scope, filters, timeBetween(scope.from, scope.to, true)));
   const edges = sql`(${timeBetween(scope.from, hours.start, false)}) or (${timeBetween(hours.end, scope.to, true)})`;
-  return sql`select ${sql.raw(rollupColumns)} from ${sql.raw(rollupTable)} where ${sql.join(conditions, sql` and `)}
-    union all ${aggregate(rawRows(scope, filters, sql`(${edges})`))}`;
+  const raw = aggregate(rawRows(scope, filters, sql`(${edges})`));
+  const days = daily && wholeUnits(hours.start, hours.end, DAY_MS);
+  const hourly = (start: Date, end: Date) => rollupRows(scope, rollupTable, rollupColumns, 'hour', start, end, extra);
+  if (!days) return sql`${hourly(hours.start, hours.end)} union all ${raw}`;
+  // two bounded ranges, not one range minus the days: each reads its hours through the rollup's key index
+  return sql`${rollupRows(scope, daily.table, daily.columns, 'day', days.start, days.end, extra)}
+    union all ${hourly(hours.start, days.start)} union all ${hourly(days.end, hours.end)} union all ${raw}`;
 }
 
 /** Rows shaped like analytics_hourly (ROLLUP_COLUMNS) covering exactly the scope's range and the filters. */
@@ -146,12 +168,18 @@ export function hourlySource(scope: AnalyticsScope, filters: AnalyticsFilters): 
   return split(scope, filters, 'analytics_hourly', ROLLUP_COLUMNS, rollupAggregate, keyConditions(filters));
 }
 
-/** Rows shaped like analytics_users_hourly; it keys on no status, key or model, so those filters read the raw rows. */
-export function usersSource(scope: AnalyticsScope, filters: AnalyticsFilters): SQL {
+const USERS_COLUMNS = 'organisation_id, workspace_id, hour, user_key, requests, cost';
+const USERS_DAILY: DailyRollup = { table: 'analytics_users_daily', columns: 'organisation_id, workspace_id, day as hour, user_key, requests, cost' };
+
+/**
+ * Rows shaped like analytics_users_hourly; it keys on no status, key or model, so those filters read the raw rows.
+ * `period` is the finest the caller groups by: with 'day', whole UTC days come one row per user and day from
+ * analytics_users_daily (their `hour` is the day's start), so only hour buckets need 'hour'.
+ */
+export function usersSource(scope: AnalyticsScope, filters: AnalyticsFilters, period: 'hour' | 'day'): SQL {
   const keyed = filters.statusCodes !== undefined || filters.apiKeyIds !== undefined || filters.providerModels !== undefined;
-  const columns = 'organisation_id, workspace_id, hour, user_key, requests, cost';
   if (keyed) return usersAggregate(rawRows(scope, filters, timeBetween(scope.from, scope.to, true)));
-  return split(scope, filters, 'analytics_users_hourly', columns, usersAggregate, []);
+  return split(scope, filters, 'analytics_users_hourly', USERS_COLUMNS, usersAggregate, [], period === 'day' ? USERS_DAILY : undefined);
 }
 
 /** The start of the bucket `column` (a timestamptz) falls in, as epoch milliseconds. */

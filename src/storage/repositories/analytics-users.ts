@@ -1,4 +1,4 @@
-/** The users analytics: unique users per time bucket and the users group (analytics_users_hourly, or the raw rows). */
+/** The users analytics: unique users per time bucket and the users group (analytics_users_hourly and _daily, or the raw rows). */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../database.ts';
 import { rowsOf } from '../migrate.ts';
@@ -7,11 +7,12 @@ import { bucketStart, usersSource, type AnalyticsFilters, type AnalyticsScope, t
 
 /**
  * Unique users and their requests per time bucket, and over the whole range (the row whose `ts` is null): a user
- * seen in two buckets counts once in the range's total.
+ * seen in two buckets counts once in the range's total. Exact: day and week buckets read one row per user and day.
  */
 export async function userBuckets(db: Db, scope: AnalyticsScope, filters: AnalyticsFilters, size: BucketSize) {
+  const source = usersSource(scope, filters, size === 'hour' ? 'hour' : 'day');
   const result = await db.execute(sql`select ts, count(distinct user_key)::float8 as users, sum(requests)::float8 as requests
-    from (select ${bucketStart('hour', size)} as ts, user_key, requests from (${usersSource(scope, filters)}) as source) as bucketed
+    from (select ${bucketStart('hour', size)} as ts, user_key, requests from (${source}) as source) as bucketed
     group by grouping sets ((ts), ()) order by ts nulls first`);
   return rowsOf<{ ts: number | null; users: number; requests: number }>(result);
 }
@@ -20,5 +21,5 @@ export async function userBuckets(db: Db, scope: AnalyticsScope, filters: Analyt
 export function userGroups(db: Db, scope: AnalyticsScope, filters: AnalyticsFilters, page: GroupPage) {
   return pagedGroups<{ user: string; requests: number; cost: number }>(db, sql`select user_key as user, sum(requests)::float8 as requests,
       sum(cost)::float8 as cost
-    from (${usersSource(scope, filters)}) as source group by user_key`, sql`requests desc, "user"`, page);
+    from (${usersSource(scope, filters, 'day')}) as source group by user_key`, sql`requests desc, "user"`, page);
 }

@@ -51,5 +51,6 @@ export async function dropLogPartitionsBefore(db: Db, cutoff: Date): Promise<str
   await db.execute(sql`delete from request_logs_default where created_at < ${cutoff}`);
   await db.execute(sql`delete from analytics_hourly where hour < ${cutoff}`);
   await db.execute(sql`delete from analytics_users_hourly where hour < ${cutoff}`);
+  await db.execute(sql`delete from analytics_users_daily where day < ${cutoff}`);
   return dropped;
 }

@@ -28,7 +28,7 @@ const ROLLUP_MERGE = mergeIntoRollups('inserted');
  * One multi-row INSERT with a single parameter: the rows as one JSON array, expanded by json_populate_recordset.
  * Drizzle's `insert().values(rows)` builds one bind parameter per cell, which cost ~100-200 µs of CPU per row
  * (measured with 500 rows); this costs a JSON.stringify. Rows are keyed by column name in the JSON.
- * The same statement adds the batch to the hourly analytics rollups (analytics_hourly, analytics_users_hourly): they
+ * The same statement adds the batch to the analytics rollups (analytics_hourly, analytics_users_hourly and _daily): they
  * are never behind the log, and a batch that fails leaves neither changed.
  */
 export async function insertRequestLogs(db: Db, rows: readonly NewRequestLogRow[]): Promise<void> {
@@ -41,8 +41,8 @@ export async function insertRequestLogs(db: Db, rows: readonly NewRequestLogRow[
   await db.execute(sql`with inserted as (
       insert into ${requestLogs} (${COLUMN_LIST}) select ${COLUMN_LIST} from json_populate_recordset(null::${ROW_TYPE}, ${JSON.stringify(records)}::json)
       returning ${sql.raw(ROLLUP_INPUT)}
-    ), hourly as (${ROLLUP_MERGE.hourly})
-    ${ROLLUP_MERGE.users}`);
+    ), hourly as (${ROLLUP_MERGE.hourly}), users as (${ROLLUP_MERGE.users})
+    ${ROLLUP_MERGE.usersDaily}`);
 }
 
 /** Every row of one trace, oldest first (a trace may span several requests). */

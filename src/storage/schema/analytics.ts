@@ -65,3 +65,24 @@ export const analyticsUsersHourly = pgTable(
     unique('analytics_users_hourly_key').on(table.organisationId, table.workspaceId, table.hour, table.userKey).nullsNotDistinct(),
   ],
 );
+
+/**
+ * analytics_users_hourly summed per UTC day, kept up to date by the same statement: over a range of days the
+ * unique-users graphs and the users group read one row per user and day (whole days inside the range), not one
+ * per hour, so `count(distinct)` stays exact and reads 24 times fewer rows.
+ */
+export const analyticsUsersDaily = pgTable(
+  'analytics_users_daily',
+  {
+    organisationId: uuid('organisation_id').notNull(),
+    workspaceId: uuid('workspace_id'),
+    /** UTC midnight */
+    day: timestamp('day', { withTimezone: true, mode: 'date' }).notNull(),
+    userKey: text('user_key').notNull(),
+    requests: counter('requests'),
+    cost: usd('cost'),
+  },
+  (table) => [
+    unique('analytics_users_daily_key').on(table.organisationId, table.workspaceId, table.day, table.userKey).nullsNotDistinct(),
+  ],
+);
