@@ -45,7 +45,9 @@ export interface Started {
 
 /** Starts the compiled gateway and resolves once /health answers 200 (bounded: 60 s). */
 export async function startCompiled(dataDir: string, env: Record<string, string> = {}): Promise<Started & { pid: number; port: number }> {
-  const main = COMPILED_MAIN; // the caller builds first (ensureBuilt), once
+  // the caller builds first (ensureBuilt), once; BENCH_MAIN: another entry point (e.g. an older checkout's src/main.ts
+  // with BENCH_NODE_FLAGS="--import tsx ..."), for A/B runs against builds that predate dist/
+  const main = process.env.BENCH_MAIN ?? COMPILED_MAIN;
   const port = await freePort();
   const started = performance.now();
   // as `npm start` runs it; BENCH_NODE_FLAGS instead: other node/V8 flags to try ("" for V8's defaults)

@@ -16,7 +16,7 @@ import { openKvStore } from './kv/index.ts';
 import type { KvStore } from './kv/store.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { createBudgets, type Budgets } from './limits/budgets-service.ts';
-import { createRequestLogWriter, type RequestLogWriter } from './logging/request-log.ts';
+import { createRequestLogWriter, DISCARDING_WRITER, type RequestLogWriter } from './logging/request-log.ts';
 import { postgresLogStore, scheduleLogMaintenance } from './logging/log-store.ts';
 import { createProviderRegistry } from './providers/registry.ts';
 import { openDatabase, type Database } from './storage/database.ts';
@@ -88,13 +88,16 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
     });
     await logMaintenance.ready;
     const logging = config.requestLog.enabled;
-    const requestLog = createRequestLogWriter({
-      // GATEWAY_REQUEST_LOG=off: rows are built (metrics and traces read them) and not stored
-      insert: logging ? (rows) => logStore.insert(rows) : async () => {},
-      logger: logLogger,
-      dropped: metrics.requestLogDropped,
-      maxQueue: config.requestLog.bufferRows,
-    });
+    // GATEWAY_REQUEST_LOG=off: rows are built (metrics and traces read them) and not kept
+    const requestLog = logging
+      ? createRequestLogWriter({
+          prepare: (row) => logStore.prepare(row),
+          insert: (rows) => logStore.insert(rows),
+          logger: logLogger,
+          dropped: metrics.requestLogDropped,
+          maxQueue: config.requestLog.bufferRows,
+        })
+      : DISCARDING_WRITER;
     // gauges read when Prometheus scrapes
     metrics.runtime.watch({ requestLogPending: () => requestLog.pending, upstreamPools: () => upstream.poolStats?.() ?? [] });
     const traceLog = overrides.logger ?? pino({ level: 'silent' });

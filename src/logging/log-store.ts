@@ -5,11 +5,13 @@
  */
 import type { Db } from '../storage/database.ts';
 import { dropLogPartitionsBefore, ensureLogPartitions } from '../storage/repositories/log-partitions.ts';
-import { insertRequestLogs, type NewRequestLogRow } from '../storage/repositories/request-logs.ts';
+import { insertSerialisedRequestLogs, serialiseRequestLogRow, type NewRequestLogRow, type SerialisedLogRow } from '../storage/repositories/request-logs.ts';
 
 export interface LogStore {
+  /** the form a row waits in until its batch is written (for the PostgreSQL store: its JSON text) */
+  prepare(row: NewRequestLogRow): SerialisedLogRow;
   /** writes one batch (one statement); throws when the store cannot take it */
-  insert(rows: readonly NewRequestLogRow[]): Promise<void>;
+  insert(rows: readonly SerialisedLogRow[]): Promise<void>;
   /** makes room for the coming days and drops what is past retention */
   maintain(now: Date): Promise<MaintenanceReport>;
 }
@@ -27,7 +29,8 @@ const DAY_MS = 86_400_000;
 
 export function postgresLogStore(db: Db, options: { retentionDays: number }): LogStore {
   return {
-    insert: (rows) => insertRequestLogs(db, rows),
+    prepare: serialiseRequestLogRow,
+    insert: (rows) => insertSerialisedRequestLogs(db, rows),
     async maintain(now) {
       const today = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
       const skipped = await ensureLogPartitions(db, today, DAYS_AHEAD + 1);

@@ -20,9 +20,14 @@ export interface WriterTimers {
   clear(handle: unknown): void;
 }
 
-export interface RequestLogDeps {
+export interface RequestLogDeps<Queued = NewRequestLogRow> {
+  /**
+   * what a row waits in the queue as (the store's serialised form: one flat string is far cheaper for the garbage
+   * collector to hold than the row's object graph); the row itself when absent
+   */
+  prepare?: (row: NewRequestLogRow) => Queued;
   /** writes one batch with one INSERT (storage/repositories/request-logs.ts) */
-  insert: (rows: readonly NewRequestLogRow[]) => Promise<void>;
+  insert: (rows: readonly Queued[]) => Promise<void>;
   logger: { error(details: Record<string, unknown>, message: string): void };
   /** counts dropped rows (gateway_request_log_dropped_total) */
   dropped?: { inc(labels: { reason: DropReason }, value: number): void };
@@ -140,14 +145,24 @@ function isAlreadyStored(error: unknown): boolean {
   return sqlState(error) === '23505';
 }
 
-export function createRequestLogWriter(deps: RequestLogDeps): RequestLogWriter {
+/** GATEWAY_REQUEST_LOG=off: rows are built for metrics and traces, and not kept. */
+export const DISCARDING_WRITER: RequestLogWriter = {
+  write: () => {},
+  flush: async () => {},
+  close: async () => {},
+  pending: 0,
+  holding: false,
+};
+
+export function createRequestLogWriter<Queued = NewRequestLogRow>(deps: RequestLogDeps<Queued>): RequestLogWriter {
+  const prepare = deps.prepare ?? ((row: NewRequestLogRow) => row as Queued);
   const batchSize = deps.batchSize ?? 500;
   const intervalMs = deps.flushIntervalMs ?? 1_000;
   const retryMs = deps.retryMs ?? 250;
   const maxRetryMs = deps.maxRetryMs ?? 5_000;
   const now = deps.now ?? Date.now;
   const timers = deps.timers ?? DEFAULT_TIMERS;
-  const queue = new RingQueue<NewRequestLogRow>(Math.max(deps.maxQueue ?? 50_000, batchSize));
+  const queue = new RingQueue<Queued>(Math.max(deps.maxQueue ?? 50_000, batchSize));
   let timer: unknown;
   /** the delay `timer` was armed with: an armed immediate flush is not re-armed by every further write */
   let timerMs = -1;
@@ -191,7 +206,7 @@ export function createRequestLogWriter(deps: RequestLogDeps): RequestLogWriter {
   };
 
   /** A batch refused for its data: row by row, so one bad row does not take the others with it. */
-  async function writeRefused(batch: NewRequestLogRow[], error: unknown): Promise<void> {
+  async function writeRefused(batch: Queued[], error: unknown): Promise<void> {
     let failed = 0;
     let last: unknown = error;
     if (batch.length > 1) {
@@ -213,7 +228,7 @@ export function createRequestLogWriter(deps: RequestLogDeps): RequestLogWriter {
   }
 
   /** The database could not take a batch: it goes back to the head of the queue, and a retry is scheduled. */
-  function hold(batch: NewRequestLogRow[], error: unknown): void {
+  function hold(batch: Queued[], error: unknown): void {
     drop('queue_full', queue.putBack(batch));
     if (outageDelay === 0) {
       outageStarted = now();
@@ -272,7 +287,7 @@ export function createRequestLogWriter(deps: RequestLogDeps): RequestLogWriter {
         drop('closed', 1);
         return;
       }
-      if (queue.push(row)) drop('queue_full', 1);
+      if (queue.push(prepare(row))) drop('queue_full', 1);
       // while the database is away the retry timer is armed: writes only queue
       if (flushing || outageDelay > 0) return;
       // a full batch goes out on the next turn of the event loop, not inside the request's own callback

@@ -134,9 +134,14 @@ export async function resolveAttemptTarget(
   deps: TargetDeps & SavedProviderDeps,
 ): Promise<AttemptTarget> {
   const reference = providerReference(headers, call);
-  if (!reference) return { ...(await resolveTarget(headers, call.route, deps)), call, savedProvider: undefined };
+  // fields written out, not spread: the spread showed in CPU profiles of the request path
+  if (!reference) {
+    const { adapter, target } = await resolveTarget(headers, call.route, deps);
+    return { adapter, target, call, savedProvider: undefined };
+  }
   const saved = await usableProvider(reference, principal, deps);
-  return { ...(await savedTarget(saved, reference, headers, deps)), call: reference.call, savedProvider: saved.ref };
+  const { adapter, target } = await savedTarget(saved, reference, headers, deps);
+  return { adapter, target, call: reference.call, savedProvider: saved.ref };
 }
 
 /** The request log's provider_slug and integration_id: the saved provider of the latest attempt, or none. */

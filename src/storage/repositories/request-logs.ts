@@ -24,6 +24,20 @@ const ROLLUP_INPUT = [
 ].join(', ');
 const ROLLUP_MERGE = mergeIntoRollups('inserted');
 
+/** A row as the batch INSERT takes it: its JSON text, keyed by column name. */
+export type SerialisedLogRow = string & { readonly serialisedLogRow: true };
+
+/**
+ * A row's JSON text, made when the row is queued: a row waits in the writer's queue for up to a second, long enough
+ * for the garbage collector to move it to the old generation, and one flat string costs it far less to copy and mark
+ * there than the row's object graph (its bodies, headers and attempts). Measured in docs/performance.md.
+ */
+export function serialiseRequestLogRow(row: NewRequestLogRow): SerialisedLogRow {
+  const record: Record<string, unknown> = {};
+  for (const column of COLUMNS) record[column.name] = row[column.key] ?? column.fallback;
+  return JSON.stringify(record) as SerialisedLogRow;
+}
+
 /**
  * One multi-row INSERT with a single parameter: the rows as one JSON array, expanded by json_populate_recordset.
  * Drizzle's `insert().values(rows)` builds one bind parameter per cell, which cost ~100-200 µs of CPU per row
@@ -31,18 +45,17 @@ const ROLLUP_MERGE = mergeIntoRollups('inserted');
  * The same statement adds the batch to the analytics rollups (analytics_hourly, analytics_users_hourly and _daily): they
  * are never behind the log, and a batch that fails leaves neither changed.
  */
-export async function insertRequestLogs(db: Db, rows: readonly NewRequestLogRow[]): Promise<void> {
+export async function insertSerialisedRequestLogs(db: Db, rows: readonly SerialisedLogRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const records = rows.map((row) => {
-    const record: Record<string, unknown> = {};
-    for (const column of COLUMNS) record[column.name] = row[column.key] ?? column.fallback;
-    return record;
-  });
   await db.execute(sql`with inserted as (
-      insert into ${requestLogs} (${COLUMN_LIST}) select ${COLUMN_LIST} from json_populate_recordset(null::${ROW_TYPE}, ${JSON.stringify(records)}::json)
+      insert into ${requestLogs} (${COLUMN_LIST}) select ${COLUMN_LIST} from json_populate_recordset(null::${ROW_TYPE}, ${`[${rows.join(',')}]`}::json)
       returning ${sql.raw(ROLLUP_INPUT)}
     ), hourly as (${ROLLUP_MERGE.hourly}), users as (${ROLLUP_MERGE.users})
     ${ROLLUP_MERGE.usersDaily}`);
+}
+
+export async function insertRequestLogs(db: Db, rows: readonly NewRequestLogRow[]): Promise<void> {
+  await insertSerialisedRequestLogs(db, rows.map(serialiseRequestLogRow));
 }
 
 /** Every row of one trace, oldest first (a trace may span several requests). */
