@@ -9,6 +9,7 @@
  * clear.
  *
  * Run: node --import tsx bench/profile.ts
+ * PROFILE_POLICIES=1: with the bench's rate limits and usage limits policies on the key (bench/policies.ts).
  * PROFILE_OFF=1: no profiler at all, only the CPU per request (A/B runs of two builds or of node flags: startFlags()
  * reads BENCH_NODE_FLAGS).
  * Env: PROFILE_SECONDS (default 8), PROFILE_CONNECTIONS (default 16), PROFILE_STREAM=1 (streaming requests),
@@ -21,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { ensureBuilt, ROOT, startFlags } from './build.ts';
+import { benchPolicies } from './policies.ts';
 import { makeChatRequest } from './shared.ts';
 import { cpuMs, startCompiled } from './startup.ts';
 
@@ -33,6 +35,8 @@ const ADMIN_KEY = 'startup-bench-admin-key-0123456789'; // what startCompiled pr
 const HEAP = process.env.PROFILE_HEAP === '1' || process.env.PROFILE_HEAP === 'retained';
 /** PROFILE_OFF=1: no profiler, only the CPU per request (for A/B runs of node flags or builds) */
 const OFF = process.env.PROFILE_OFF === '1';
+/** PROFILE_POLICIES=1: the bench's rate limits and usage limits policies apply to the key (bench/policies.ts) */
+const POLICIES = process.env.PROFILE_POLICIES === '1';
 const HEAP_FILE = path.join(OUT, 'main.heapprofile');
 const HEAP_START = path.join(OUT, 'heap-start');
 const HEAP_STOP = path.join(OUT, 'heap-stop');
@@ -170,6 +174,7 @@ async function main(): Promise<void> {
       'x-gateway-custom-host': `http://127.0.0.1:${mock.port}/v1`,
     };
     const options = { url: `http://127.0.0.1:${gateway.port}/v1/chat/completions`, method: 'POST' as const, headers, body: JSON.stringify(makeChatRequest(STREAM)), connections: CONNECTIONS };
+    if (POLICIES) await (await benchPolicies(`http://127.0.0.1:${gateway.port}`, ADMIN_KEY, (why) => new Error(why))).enable();
     await autocannon({ ...options, duration: 2 }); // warm-up: JIT, pools, caches
     fs.writeFileSync(HEAP_START, '');
     await new Promise((resolve) => setTimeout(resolve, 200)); // the sampler polls for the file every 50 ms

@@ -15,6 +15,7 @@
  *                       (it must accept the custom host http://127.0.0.1:<mockPort>/v1; for a self-test of the
  *                       harness, point it at a bare proxy); the policies target is then skipped (no admin key)
  *   BENCH_POLICIES      0 skips the gateway+policies target (default: run it)
+ *   BENCH_LATENCY_REQUESTS  requests per target and mode of the one-connection latency section (default 2000; 0 skips it)
  *   BENCH_NOLOG         0 skips the gateway-nolog target (default: run it): a second gateway process started with
  *                       GATEWAY_REQUEST_LOG=off, against which the `gateway` (full request log, bodies included)
  *                       is compared in the "request log" section
@@ -32,6 +33,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Instance, type Result } from 'autocannon';
 import { ensureBuilt, startFlags } from './build.ts';
+import { addedLatency, measureLatency, type LatencyTarget } from './latency.ts';
 import { benchPolicies, type BenchPolicies } from './policies.ts';
 import { MOCK_REPLY, makeChatRequest } from './shared.ts';
 
@@ -59,6 +61,7 @@ const WARMUP = envSeconds('BENCH_WARMUP', 2);
 const EXTERNAL_GATEWAY = process.env.BENCH_GATEWAY_URL?.replace(/\/+$/, '') || undefined;
 const WITH_POLICIES = process.env.BENCH_POLICIES !== '0' && !EXTERNAL_GATEWAY;
 const WITH_NOLOG = process.env.BENCH_NOLOG !== '0' && !EXTERNAL_GATEWAY;
+const LATENCY_REQUESTS = Number(process.env.BENCH_LATENCY_REQUESTS ?? 2000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? os.availableParallelism());
 const WITH_WORKERS = Number.isInteger(WORKERS) && WORKERS > 1 && !EXTERNAL_GATEWAY;
 
@@ -819,6 +822,24 @@ async function main(): Promise<void> {
     }
   }
 
+  // one connection, one request at a time: what the gateway adds to a lone client's latency, with the request log
+  // and (when the policies target runs) a rate limits and a usage limits policy on
+  let latency: ReturnType<typeof addedLatency> = [];
+  if (LATENCY_REQUESTS > 0) {
+    const pick = (name: string): LatencyTarget => {
+      const target = targets.find((t) => t.name === name)!;
+      return { name: target.name, url: target.url, headers: target.headers };
+    };
+    const gatewayName = policies ? 'gateway+policies' : 'gateway';
+    const probe = () => measureLatency([pick('direct'), pick('bare-proxy'), pick(gatewayName)], { json: BODIES['non-stream'], stream: BODIES.stream }, { requests: LATENCY_REQUESTS, warmup: 200 });
+    const measured = policies ? await withPolicies(policies, probe) : await probe();
+    latency = [...addedLatency(measured, gatewayName, 'direct'), ...addedLatency(measured, gatewayName, 'bare-proxy')];
+    console.log(`\nlatency at 1 connection (${LATENCY_REQUESTS} requests each; JSON: the whole answer, stream: the first token):\n`);
+    console.log(table(['target', 'mode', 'p50 ms', 'p99 ms'], measured.map((r) => [r.target, r.mode, r.p50Ms.toFixed(3), r.p99Ms.toFixed(3)]), 2));
+    console.log('');
+    console.log(table(['added by', 'over', 'mode', 'p50 ms', 'p99 ms'], latency.map((x) => [x.target, x.reference, x.mode, x.addedP50Ms, x.addedP99Ms]), 3));
+  }
+
   const memory = {
     gateway:
       gatewayPid === undefined
@@ -938,6 +959,7 @@ async function main(): Promise<void> {
     ratios: rat,
     policies: withLimits,
     requestLog: { ratios: logging, drops: logDrops },
+    latencyAtOneConnection: latency,
     memory,
   };
   const outFile = path.join(OUT_DIR, 'results.json');

@@ -75,15 +75,24 @@ export function createBudgetCounters(kv: KvStore, options: { lapseMs?: number } 
   return {
     async reserve(reservationId, items) {
       if (items.length === 0) return { ok: true };
-      const keys = items.flatMap((item) => [item.counter, reservations(item.counter)]);
-      const args = [reservationId, lapseMs, ...items.flatMap((item) => [item.amount, item.limit, item.seed, item.expiresAt])];
+      // loops, not flatMap: these run on every request a budget applies to
+      const keys: string[] = [];
+      const args: Array<string | number> = [reservationId, lapseMs];
+      for (const item of items) {
+        keys.push(item.counter, reservations(item.counter));
+        args.push(item.amount, item.limit, item.seed, item.expiresAt);
+      }
       const [index, used, reserved] = numbers(await kv.runScript(RESERVE_SCRIPT, keys, args));
       return index === 0 ? { ok: true } : { ok: false, index: index! - 1, used: used!, reserved: reserved! };
     },
     async settle(reservationId, items) {
       if (items.length === 0) return [];
-      const keys = items.flatMap((item) => [item.counter, reservations(item.counter)]);
-      const args = [reservationId, ...items.flatMap((item) => [item.reserved, item.actual, item.limit, item.threshold, item.expiresAt, item.seed ?? -1])];
+      const keys: string[] = [];
+      const args: Array<string | number> = [reservationId];
+      for (const item of items) {
+        keys.push(item.counter, reservations(item.counter));
+        args.push(item.reserved, item.actual, item.limit, item.threshold, item.expiresAt, item.seed ?? -1);
+      }
       const reply = numbers(await kv.runScript(SETTLE_SCRIPT, keys, args));
       return items.map((_, index) => ({ used: reply[index * 3]!, alerted: reply[index * 3 + 1] === 1, exhausted: reply[index * 3 + 2] === 1 }));
     },

@@ -117,6 +117,14 @@ function actualFor(window: HeldWindow, actual: Amounts | undefined): number {
   return amountFor(window.limit, actual);
 }
 
+/**
+ * Reservation ids: unique across nodes and restarts (a random prefix per process) and cheap per request (a counter):
+ * a synchronous randomBytes(8) per reservation cost ~12 µs of CPU in a profile under load.
+ */
+const ID_PREFIX = randomBytes(8).toString('hex');
+let lastId = 0;
+const reservationId = () => `${ID_PREFIX}${(lastId += 1).toString(36)}`;
+
 const NOTHING: Reservation = { settle: () => {}, release: () => {}, settled: Promise.resolve() };
 
 export function createBudgetEngine(options: BudgetEngineOptions): BudgetEngine {
@@ -208,7 +216,7 @@ export function createBudgetEngine(options: BudgetEngineOptions): BudgetEngine {
       return;
     }
     // a settlement of nothing reserved: the same script, alerts and entity writes as any other
-    const charged = reservation(randomBytes(8).toString('hex'), windows, context, seeds);
+    const charged = reservation(reservationId(), windows, context, seeds);
     charged.settle(used);
     await charged.settled;
   }
@@ -232,7 +240,7 @@ export function createBudgetEngine(options: BudgetEngineOptions): BudgetEngine {
         failed(error);
         return withoutStore(limits);
       }
-      const id = randomBytes(8).toString('hex');
+      const id = reservationId();
       let result;
       try {
         result = await guarded(counters.reserve(id, items));
