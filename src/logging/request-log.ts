@@ -33,9 +33,12 @@ export interface RequestLogDeps<Queued = NewRequestLogRow> {
   dropped?: { inc(labels: { reason: DropReason }, value: number): void };
   timers?: WriterTimers;
   /**
-   * rows per INSERT, and the queue length that triggers a flush at once (default 500). Each statement also merges
-   * the batch into the analytics rollups, a cost per statement: larger batches pay it less often. PGlite runs the
-   * statement in its worker thread, so only building the batch's JSON (a few µs a row) is on this thread
+   * rows per INSERT, and the queue length that triggers a flush at once (default 200). Each statement also merges
+   * the batch into the analytics rollups, a cost per statement: larger batches pay it less often, but the embedded
+   * database's WebAssembly memory grows to the largest statement it has run and never shrinks: 500-row batches
+   * (3 MB of JSON with bodies) put the embedded gateway's peak RSS at ~380 MiB, 200-row ones at ~330, for the same
+   * throughput (docs/performance.md). PGlite runs the statement in its worker thread, so only building the batch's
+   * JSON is on this thread
    */
   batchSize?: number;
   /** longest time a row waits in the queue when traffic is light (default 1,000 ms) */
@@ -156,7 +159,7 @@ export const DISCARDING_WRITER: RequestLogWriter = {
 
 export function createRequestLogWriter<Queued = NewRequestLogRow>(deps: RequestLogDeps<Queued>): RequestLogWriter {
   const prepare = deps.prepare ?? ((row: NewRequestLogRow) => row as Queued);
-  const batchSize = deps.batchSize ?? 500;
+  const batchSize = deps.batchSize ?? 200;
   const intervalMs = deps.flushIntervalMs ?? 1_000;
   const retryMs = deps.retryMs ?? 250;
   const maxRetryMs = deps.maxRetryMs ?? 5_000;

@@ -31,7 +31,7 @@ export type SerialisedLogRow = Buffer & { readonly serialisedLogRow: true };
 
 /**
  * A row's JSON text, made when the row is queued, as bytes. A row waits in the writer's queue for up to a second
- * (or 500 rows), long enough under load for V8 to copy it twice and move it to the old generation; a Buffer's bytes
+ * (or 200 rows), long enough under load for V8 to copy it twice and move it to the old generation; a Buffer's bytes
  * live outside the V8 heap, so the collector neither copies nor marks them (GC helper threads ~95 -> measured in
  * docs/performance.md). Written field by field rather than JSON.stringify of a record built per row: a 55-key object
  * made by keyed stores is slow to build and to stringify (21 µs a row in a profile under load, ~5 µs now). A column
