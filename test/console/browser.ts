@@ -3,12 +3,17 @@
  * and Debian's chromium is driven headless by playwright-core with the flags a closed network needs.
  */
 import { existsSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const SCREENSHOTS = path.join(ROOT, 'docs', 'console');
+/**
+ * docs/console/ when CONSOLE_SCREENSHOTS=1 (refreshing the documented screenshots), else a temporary directory: a
+ * test run does not rewrite tracked files.
+ */
+export const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1' ? path.join(ROOT, 'docs', 'console') : path.join(os.tmpdir(), 'gateway-console-screenshots');
 
 export function requireBuiltConsole(): void {
   if (!existsSync(path.join(ROOT, 'dist', 'console', 'index.html'))) {
