@@ -33,6 +33,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Instance, type Result } from 'autocannon';
 import { ensureBuilt, startFlags } from './build.ts';
+import { loggingRatios, MODES, policyRatios, ratios, table, workerScaling, type Mode, type RunResult, type TargetName } from './comparisons.ts';
 import { addedLatency, measureLatency, type LatencyTarget } from './latency.ts';
 import { benchPolicies, type BenchPolicies } from './policies.ts';
 import { MOCK_REPLY, makeChatRequest } from './shared.ts';
@@ -44,9 +45,6 @@ const GATEWAY_PID_FILE = path.join(OUT_DIR, 'gateway.pid.json');
 
 const ADMIN_KEY = 'bench-admin-key-0123456789abcdef';
 const CONNECTIONS = [16, 64] as const;
-const MODES = ['non-stream', 'stream'] as const;
-type Mode = (typeof MODES)[number];
-type TargetName = 'direct' | 'bare-proxy' | 'gateway' | 'gateway+policies' | 'gateway-nolog' | 'gateway-workers';
 
 function envSeconds(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -438,31 +436,6 @@ async function smokeCheck(target: Target): Promise<void> {
   console.log(`  ok  ${target.name.padEnd(16)} ${target.url}`);
 }
 
-interface RunResult {
-  target: TargetName;
-  connections: number;
-  mode: Mode;
-  durationSec: number;
-  requestsPerSec: number;
-  latencyP50Ms: number;
-  latencyP99Ms: number;
-  latencyMeanMs: number;
-  latencyMaxMs: number;
-  /** autocannon's own p99, whole milliseconds; kept as a cross-check of the precise figure. */
-  autocannonLatencyP99Ms: number;
-  completedRequests: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  statusCodes: Record<string, number>;
-  /** CPU used by the process serving the target during the measured run, % of one core. */
-  targetCpuPct: number | null;
-  /** CPU time of the target's processes and threads per completed request, in microseconds */
-  targetCpuUsPerRequest: number | null;
-  /** CPU used by this process (autocannon) during the measured run, % of one core. */
-  loadgenCpuPct: number | null;
-  targetMaxRssMiB: number | null;
-}
 
 /**
  * Per-response latencies at full precision. autocannon's own histogram stores whole milliseconds, too coarse for
@@ -568,131 +541,6 @@ async function measure(target: Target, connections: number, mode: Mode): Promise
 
 // ---------------------------------------------------------------------------------------------------------------
 // Output.
-
-/** A plain-text table; the first `left` columns are left-aligned, the rest (numbers) right-aligned. */
-function table(headers: string[], rows: (string | number | null)[][], left: number): string {
-  const cells = rows.map((row) => row.map((c) => (c === null ? '-' : String(c))));
-  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
-  const line = (r: string[]): string => r.map((c, i) => (i < left ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.map(line)].join('\n');
-}
-
-interface Ratio {
-  connections: number;
-  mode: Mode;
-  gatewayOverBareRps: number | null;
-  gatewayMinusBareP99Ms: number | null;
-  gatewayMinusBareP50Ms: number | null;
-  gatewayOverDirectRps: number | null;
-}
-
-function ratios(runs: RunResult[]): Ratio[] {
-  const find = (t: TargetName, c: number, m: Mode): RunResult | undefined =>
-    runs.find((r) => r.target === t && r.connections === c && r.mode === m);
-  const out: Ratio[] = [];
-  for (const connections of CONNECTIONS) {
-    for (const mode of MODES) {
-      const gw = find('gateway', connections, mode);
-      const bare = find('bare-proxy', connections, mode);
-      const direct = find('direct', connections, mode);
-      const div = (a?: number, b?: number): number | null =>
-        a === undefined || b === undefined || b === 0 ? null : Math.round((a / b) * 1000) / 1000;
-      const sub = (a?: number, b?: number): number | null =>
-        a === undefined || b === undefined ? null : Math.round((a - b) * 100) / 100;
-      out.push({
-        connections,
-        mode,
-        gatewayOverBareRps: div(gw?.requestsPerSec, bare?.requestsPerSec),
-        gatewayMinusBareP99Ms: sub(gw?.latencyP99Ms, bare?.latencyP99Ms),
-        gatewayMinusBareP50Ms: sub(gw?.latencyP50Ms, bare?.latencyP50Ms),
-        gatewayOverDirectRps: div(gw?.requestsPerSec, direct?.requestsPerSec),
-      });
-    }
-  }
-  return out;
-}
-
-interface PolicyRatio {
-  connections: number;
-  mode: Mode;
-  policiesOverGatewayRps: number | null;
-  policiesMinusGatewayP50Ms: number | null;
-  policiesMinusGatewayP99Ms: number | null;
-}
-
-/** The gateway with the two policies against the gateway without them, per (connections, mode). */
-function policyRatios(runs: RunResult[]): PolicyRatio[] {
-  const out: PolicyRatio[] = [];
-  for (const connections of CONNECTIONS) {
-    for (const mode of MODES) {
-      const gw = runs.find((r) => r.target === 'gateway' && r.connections === connections && r.mode === mode);
-      const pol = runs.find((r) => r.target === 'gateway+policies' && r.connections === connections && r.mode === mode);
-      if (!gw || !pol) continue;
-      out.push({
-        connections,
-        mode,
-        policiesOverGatewayRps: gw.requestsPerSec === 0 ? null : Math.round((pol.requestsPerSec / gw.requestsPerSec) * 1000) / 1000,
-        policiesMinusGatewayP50Ms: Math.round((pol.latencyP50Ms - gw.latencyP50Ms) * 100) / 100,
-        policiesMinusGatewayP99Ms: Math.round((pol.latencyP99Ms - gw.latencyP99Ms) * 100) / 100,
-      });
-    }
-  }
-  return out;
-}
-
-interface LoggingRatio {
-  connections: number;
-  mode: Mode;
-  loggedOverUnloggedRps: number | null;
-  loggedMinusUnloggedP50Ms: number;
-  loggedMinusUnloggedP99Ms: number;
-  loggedCpuPct: number | null;
-  unloggedCpuPct: number | null;
-}
-
-/** The gateway with its full request log (bodies included) against the same gateway with GATEWAY_REQUEST_LOG=off. */
-function loggingRatios(runs: RunResult[]): LoggingRatio[] {
-  const out: LoggingRatio[] = [];
-  for (const connections of CONNECTIONS) {
-    for (const mode of MODES) {
-      const gw = runs.find((r) => r.target === 'gateway' && r.connections === connections && r.mode === mode);
-      const off = runs.find((r) => r.target === 'gateway-nolog' && r.connections === connections && r.mode === mode);
-      if (!gw || !off) continue;
-      out.push({
-        connections,
-        mode,
-        loggedOverUnloggedRps: off.requestsPerSec === 0 ? null : Math.round((gw.requestsPerSec / off.requestsPerSec) * 1000) / 1000,
-        loggedMinusUnloggedP50Ms: Math.round((gw.latencyP50Ms - off.latencyP50Ms) * 100) / 100,
-        loggedMinusUnloggedP99Ms: Math.round((gw.latencyP99Ms - off.latencyP99Ms) * 100) / 100,
-        loggedCpuPct: gw.targetCpuPct,
-        unloggedCpuPct: off.targetCpuPct,
-      });
-    }
-  }
-  return out;
-}
-
-/** The gateway on GATEWAY_WORKERS processes against the one-process gateway, per (connections, mode). */
-function workerScaling(runs: RunResult[]) {
-  const out: Array<{ connections: number; mode: Mode; oneRps: number; manyRps: number; scaling: number | null; oneCpuUs: number | null; manyCpuUs: number | null }> = [];
-  for (const connections of CONNECTIONS) {
-    for (const mode of MODES) {
-      const one = runs.find((r) => r.target === 'gateway' && r.connections === connections && r.mode === mode);
-      const many = runs.find((r) => r.target === 'gateway-workers' && r.connections === connections && r.mode === mode);
-      if (!one || !many) continue;
-      out.push({
-        connections,
-        mode,
-        oneRps: Math.round(one.requestsPerSec),
-        manyRps: Math.round(many.requestsPerSec),
-        scaling: one.requestsPerSec === 0 ? null : Math.round((many.requestsPerSec / one.requestsPerSec) * 100) / 100,
-        oneCpuUs: one.targetCpuUsPerRequest,
-        manyCpuUs: many.targetCpuUsPerRequest,
-      });
-    }
-  }
-  return out;
-}
 
 /** The gateway's request-log drop counter (every reason) and queue depth, read from its /metrics. */
 async function requestLogDrops(gatewayUrl: string): Promise<{ dropped: number; queued: number } | null> {
@@ -852,7 +700,7 @@ async function main(): Promise<void> {
     bareProxy: { peakRssMiB: mib(procStatusKiB(bare.pid, 'VmHWM')) },
     mockUpstream: { peakRssMiB: mib(procStatusKiB(mock.pid, 'VmHWM')) },
   };
-  const rat = ratios(runs);
+  const rat = ratios(runs, CONNECTIONS);
   const order = (r: RunResult): number => targets.findIndex((t) => t.name === r.target);
   runs.sort((a, b) => order(a) - order(b) || a.connections - b.connections || MODES.indexOf(a.mode) - MODES.indexOf(b.mode));
 
@@ -885,7 +733,7 @@ async function main(): Promise<void> {
       2,
     ),
   );
-  const withLimits = policyRatios(runs);
+  const withLimits = policyRatios(runs, CONNECTIONS);
   if (withLimits.length > 0) {
     console.log('\npolicies (one rate limits policy and one usage limits policy on the bench key, vs none; target >= 0.9):\n');
     console.log(
@@ -896,7 +744,7 @@ async function main(): Promise<void> {
       ),
     );
   }
-  const logging = loggingRatios(runs);
+  const logging = loggingRatios(runs, CONNECTIONS);
   if (logging.length > 0) {
     console.log('\nrequest log (the gateway storing every row with its bodies, vs a gateway with GATEWAY_REQUEST_LOG=off; target >= 0.9):\n');
     console.log(
@@ -907,7 +755,7 @@ async function main(): Promise<void> {
       ),
     );
   }
-  const scaling = workerScaling(runs);
+  const scaling = workerScaling(runs, CONNECTIONS);
   if (scaling.length > 0) {
     console.log(`\nworkers (GATEWAY_WORKERS=${WORKERS} against one process; the load generator and the mock share this machine's cores):\n`);
     console.log(

@@ -135,7 +135,15 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
       budgets,
       metricsRegistry: metrics.registry,
       async close() {
-        await app.close();
+        // close() closes the keep-alive connections that are idle when it starts; one whose response was still being
+        // written then becomes idle later, and nothing would close it before its keep-alive timeout (72 s): sweep
+        // the idle ones again until every connection is gone
+        const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+        try {
+          await app.close();
+        } finally {
+          clearInterval(sweep);
+        }
         // every request has ended and made its spans: they are exported before the process goes
         await tracing?.close();
         // every request has ended: its settlement is written, then the entities it changed
