@@ -346,7 +346,9 @@ for (const backend of testBackends()) {
         // the embedded database lives in this process (WASM memory): its resident size grows with what it stores
         if (backend.name === 'postgres') {
           const rss = end.rss - baseline.rss;
-          assert.ok(rss < exportBytes / 3, `resident memory grew ${rss} bytes during an export of ${exportBytes}`);
+          // RSS is noisy (freed pages are not always returned at once: -17 to +21 MB across runs of this test); an
+          // export held whole would add at least its own size (53 MB of JSONL, then the CSV)
+          assert.ok(rss < exportBytes / 2, `resident memory grew ${rss} bytes during an export of ${exportBytes}`);
         }
       } finally {
         clearInterval(sampler);
