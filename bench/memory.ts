@@ -10,15 +10,14 @@
  *      which pass through to the gateway; BENCH_NODE_FLAGS="..." replaces the node flags of `npm start` (e.g.
  *      BENCH_NODE_FLAGS="" for V8's defaults).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
-import { ensureBuilt, ROOT } from './build.ts';
+import { ensureBuilt } from './build.ts';
 import { makeChatRequest } from './shared.ts';
-import { startCompiled } from './startup.ts';
+import { startCompiled, startMock } from './startup.ts';
 
 const LOAD_SECONDS = Number(process.env.MEMORY_LOAD_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.MEMORY_CONNECTIONS ?? 16);
@@ -30,23 +29,6 @@ function status(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return Math.round((kb / 1024) * 10) / 10;
 }
 
-async function startMock(): Promise<{ port: number; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'mock-upstream.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, BENCH_EXIT_ON_STDIN_END: '1' },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let buffer = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const line = buffer.split('\n')[0];
-      if (buffer.includes('\n') && line) resolve((JSON.parse(line) as { port: number }).port);
-    });
-    child.once('exit', (code) => reject(new Error(`mock upstream exited (${code})`)));
-  });
-  return { port, stop: () => child.kill('SIGTERM') };
-}
 
 /** Samples VmRSS every 100 ms while `work` runs; returns the highest sample. */
 async function sampled(pid: number, work: () => Promise<unknown>): Promise<number> {

@@ -16,7 +16,6 @@
  *      PROFILE_TOP (rows, default 30), and GATEWAY_* / DATABASE_URL, which pass through to the gateway (for example
  *      GATEWAY_REQUEST_LOG=off). The profiles stay in .bench/profile/ (open them in Chrome's DevTools or speedscope).
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,7 +23,7 @@ import autocannon from 'autocannon';
 import { ensureBuilt, ROOT, startFlags } from './build.ts';
 import { benchPolicies } from './policies.ts';
 import { makeChatRequest } from './shared.ts';
-import { cpuMs, startCompiled } from './startup.ts';
+import { cpuMs, startCompiled, startMock } from './startup.ts';
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.PROFILE_CONNECTIONS ?? 16);
@@ -78,22 +77,6 @@ function threadCpu(pid: number): Map<string, number> {
   return threads;
 }
 
-async function startMock(): Promise<{ port: number; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'mock-upstream.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, BENCH_EXIT_ON_STDIN_END: '1' },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let buffer = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      if (buffer.includes('\n')) resolve((JSON.parse(buffer.split('\n')[0]!) as { port: number }).port);
-    });
-    child.once('exit', (code) => reject(new Error(`mock upstream exited (${code})`)));
-  });
-  return { port, stop: () => child.kill('SIGTERM') };
-}
 
 /** Self time per function and per file, in ms, from the samples (each sample's time delta goes to its node). */
 function selfTimes(profile: Profile, skipMs: number): { total: number; functions: Map<string, number>; files: Map<string, number> } {

@@ -92,6 +92,24 @@ export async function startCompiled(dataDir: string, env: Record<string, string>
   throw new Error(`no healthy /health within 60 s: ${stderr}`);
 }
 
+/** The bench's mock upstream (bench/mock-upstream.ts) in a child process; resolves with its port once it listens. */
+export async function startMock(): Promise<{ port: number; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'mock-upstream.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_EXIT_ON_STDIN_END: '1' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let buffer = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      if (buffer.includes('\n')) resolve((JSON.parse(buffer.split('\n')[0]!) as { port: number }).port);
+    });
+    child.once('exit', (code) => reject(new Error(`mock upstream exited (${code})`)));
+  });
+  return { port, stop: () => child.kill('SIGTERM') };
+}
+
 async function main(): Promise<void> {
   const runs = Number(process.argv[2] ?? 3);
   ensureBuilt();
