@@ -16,6 +16,7 @@ import { startFakeBedrock, type BedrockRecordedRequest, type FakeBedrock } from 
 import type { FakeServer } from '../fakes/google-upstream.ts';
 import { PROJECT, REGION, startFakeVertexUpstream } from '../fakes/vertex-upstream.ts';
 import { findRequestLogsByTraceId } from '../../src/storage/repositories/request-logs.ts';
+import { anthropicClient, bedrockHeaders as cloudBedrockHeaders, vertexHeaders as cloudVertexHeaders } from '../helpers/claude-clouds.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 
 const VERTEX_TOKEN = 'ya29.vertex-client-token';
@@ -45,26 +46,9 @@ after(async () => {
   await Promise.all([vertex.close(), bedrock.close(), anthropic.close()]);
 });
 
-const vertexHeaders = () => ({
-  'x-gateway-api-key': gateway.adminKey,
-  'x-gateway-provider': 'vertex-ai',
-  'x-gateway-custom-host': `${vertex.origin}/v1`,
-  'x-gateway-vertex-project-id': PROJECT,
-  'x-gateway-vertex-region': REGION,
-});
-const bedrockHeaders = () => ({
-  'x-gateway-api-key': gateway.adminKey,
-  'x-gateway-provider': 'bedrock',
-  'x-gateway-custom-host': bedrock.baseUrl,
-  'x-gateway-aws-region': 'us-east-1',
-  'x-gateway-aws-access-key-id': ACCESS_KEY_ID,
-  'x-gateway-aws-secret-access-key': SECRET,
-});
-
-/** The Anthropic SDK as a client would point it at the gateway: its key (here the Vertex token) in x-api-key. */
-function client(headers: Record<string, string>, apiKey = 'unused'): Anthropic {
-  return new Anthropic({ apiKey, baseURL: gateway.origin, maxRetries: 0, defaultHeaders: headers });
-}
+const vertexHeaders = () => cloudVertexHeaders(gateway, vertex.origin);
+const bedrockHeaders = () => cloudBedrockHeaders(gateway, bedrock.baseUrl, { accessKeyId: ACCESS_KEY_ID, secret: SECRET });
+const client = (headers: Record<string, string>, apiKey?: string) => anthropicClient(gateway, headers, apiKey);
 
 /** A second turn: an earlier assistant turn with its signed thinking, cache_control on system and user blocks. */
 function secondTurn(model: string) {

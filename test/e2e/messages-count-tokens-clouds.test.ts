@@ -11,6 +11,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { bedrockTokenCount, countedInvokeBody, startFakeBedrock, type BedrockRecordedRequest, type FakeBedrock } from '../fakes/bedrock-upstream.ts';
 import type { FakeServer } from '../fakes/google-upstream.ts';
 import { PROJECT, REGION, startFakeVertexUpstream, vertexTokenCount } from '../fakes/vertex-upstream.ts';
+import { anthropicClient, bedrockHeaders as cloudBedrockHeaders, vertexHeaders as cloudVertexHeaders } from '../helpers/claude-clouds.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
 
 const VERTEX_TOKEN = 'ya29.vertex-count-token';
@@ -37,25 +38,9 @@ after(async () => {
   await Promise.all([vertex.close(), bedrock.close()]);
 });
 
-const vertexHeaders = () => ({
-  'x-gateway-api-key': gateway.adminKey,
-  'x-gateway-provider': 'vertex-ai',
-  'x-gateway-custom-host': `${vertex.origin}/v1`,
-  'x-gateway-vertex-project-id': PROJECT,
-  'x-gateway-vertex-region': REGION,
-});
-const bedrockHeaders = () => ({
-  'x-gateway-api-key': gateway.adminKey,
-  'x-gateway-provider': 'bedrock',
-  'x-gateway-custom-host': bedrock.baseUrl,
-  'x-gateway-aws-region': 'us-east-1',
-  'x-gateway-aws-access-key-id': ACCESS_KEY_ID,
-  'x-gateway-aws-secret-access-key': SECRET,
-});
-
-function client(headers: Record<string, string>, apiKey = 'unused'): Anthropic {
-  return new Anthropic({ apiKey, baseURL: gateway.origin, maxRetries: 0, defaultHeaders: headers });
-}
+const vertexHeaders = () => cloudVertexHeaders(gateway, vertex.origin);
+const bedrockHeaders = () => cloudBedrockHeaders(gateway, bedrock.baseUrl, { accessKeyId: ACCESS_KEY_ID, secret: SECRET });
+const client = (headers: Record<string, string>, apiKey?: string) => anthropicClient(gateway, headers, apiKey);
 
 /** A count_tokens body with what changes the count: system with cache_control, tools, thinking and a signed turn. */
 function countBody(model: string, thinking = true): Anthropic.MessageCountTokensParams {
