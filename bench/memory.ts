@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { ensureBuilt } from './build.ts';
 import { makeChatRequest } from './shared.ts';
-import { startCompiled, startMock } from './startup.ts';
+import { benchHeaders, startCompiled, startMock } from './startup.ts';
 
 const LOAD_SECONDS = Number(process.env.MEMORY_LOAD_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.MEMORY_CONNECTIONS ?? 16);
@@ -93,13 +93,7 @@ async function main(): Promise<void> {
     await sleep(3000); // boot settles: background start-up work (caches, first log flush)
     const boot = status(gateway.pid, 'VmRSS');
     console.log(`boot (idle 3 s):       RSS ${boot} MiB`);
-    const headers = {
-      'content-type': 'application/json',
-      authorization: 'Bearer sk-bench',
-      'x-gateway-api-key': ADMIN_KEY,
-      'x-gateway-provider': 'openai',
-      'x-gateway-custom-host': `http://127.0.0.1:${mock.port}/v1`,
-    };
+    const headers = benchHeaders(ADMIN_KEY, mock.port);
     const url = `${origin}/v1/chat/completions`;
     const smoke = await fetch(url, { method: 'POST', headers, body: JSON.stringify(makeChatRequest(false)) });
     if (smoke.status !== 200) throw new Error(`smoke request: ${smoke.status} ${await smoke.text()}`);

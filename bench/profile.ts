@@ -23,7 +23,7 @@ import autocannon from 'autocannon';
 import { ensureBuilt, ROOT, startFlags } from './build.ts';
 import { benchPolicies } from './policies.ts';
 import { makeChatRequest } from './shared.ts';
-import { cpuMs, startCompiled, startMock } from './startup.ts';
+import { benchHeaders, cpuMs, startCompiled, startMock } from './startup.ts';
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.PROFILE_CONNECTIONS ?? 16);
@@ -149,13 +149,7 @@ async function main(): Promise<void> {
   let requests = 0;
   let measuredFromMs = 0; // since the process started: what comes before is start-up and warm-up
   try {
-    const headers = {
-      'content-type': 'application/json',
-      authorization: 'Bearer sk-bench',
-      'x-gateway-api-key': ADMIN_KEY,
-      'x-gateway-provider': 'openai',
-      'x-gateway-custom-host': `http://127.0.0.1:${mock.port}/v1`,
-    };
+    const headers = benchHeaders(ADMIN_KEY, mock.port);
     const options = { url: `http://127.0.0.1:${gateway.port}/v1/chat/completions`, method: 'POST' as const, headers, body: JSON.stringify(makeChatRequest(STREAM)), connections: CONNECTIONS };
     if (POLICIES) await (await benchPolicies(`http://127.0.0.1:${gateway.port}`, ADMIN_KEY, (why) => new Error(why))).enable();
     await autocannon({ ...options, duration: 2 }); // warm-up: JIT, pools, caches

@@ -92,6 +92,17 @@ export async function startCompiled(dataDir: string, env: Record<string, string>
   throw new Error(`no healthy /health within 60 s: ${stderr}`);
 }
 
+/** The headers of a bench request through the gateway to the mock: the admin key, the openai adapter, the mock as custom host. */
+export function benchHeaders(adminKey: string, mockPort: number): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    authorization: 'Bearer sk-bench',
+    'x-gateway-api-key': adminKey,
+    'x-gateway-provider': 'openai',
+    'x-gateway-custom-host': `http://127.0.0.1:${mockPort}/v1`,
+  };
+}
+
 /** The bench's mock upstream (bench/mock-upstream.ts) in a child process; resolves with its port once it listens. */
 export async function startMock(): Promise<{ port: number; stop(): void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'mock-upstream.ts')], {
