@@ -200,16 +200,23 @@ export function createBudgetEngine(options: BudgetEngineOptions): BudgetEngine {
     return { settle: (actual) => finish(actual), release: () => finish('release'), settled };
   }
 
-  async function charge(limits: readonly BudgetLimit[], used: Amounts, context: ReserveContext): Promise<void> {
-    const at = now();
+  /** Each limit's current window holding `reserved(limit)`, and the stored usage its counter starts from. */
+  async function windowsAt(limits: readonly BudgetLimit[], at: Date, reserved: (limit: BudgetLimit) => number) {
     const windows: HeldWindow[] = [];
     const seeds: number[] = [];
+    for (const limit of limits) {
+      const { counter, start, expiresAt } = currentWindow(limit.owner, limit.reset, at);
+      windows.push({ limit, counter, start, expiresAt, reserved: reserved(limit) });
+      seeds.push(await seedOf(limit, start));
+    }
+    return { windows, seeds };
+  }
+
+  async function charge(limits: readonly BudgetLimit[], used: Amounts, context: ReserveContext): Promise<void> {
+    let windows: HeldWindow[];
+    let seeds: number[];
     try {
-      for (const limit of limits) {
-        const { counter, start, expiresAt } = currentWindow(limit.owner, limit.reset, at);
-        windows.push({ limit, counter, start, expiresAt, reserved: 0 });
-        seeds.push(await seedOf(limit, start));
-      }
+      ({ windows, seeds } = await windowsAt(limits, now(), () => 0));
     } catch (error) {
       failed(error);
       failures?.inc({ outcome: 'settle_lost' });
@@ -226,15 +233,12 @@ export function createBudgetEngine(options: BudgetEngineOptions): BudgetEngine {
       if (limits.length === 0) return NOTHING;
       if (downUntil > Date.now()) return withoutStore(limits);
       const at = now();
-      const windows: HeldWindow[] = [];
-      const items: ReserveItem[] = [];
+      let windows: HeldWindow[];
+      let items: ReserveItem[];
       try {
-        for (const limit of limits) {
-          const { counter, start, expiresAt } = currentWindow(limit.owner, limit.reset, at);
-          const amount = amountFor(limit, estimate);
-          windows.push({ limit, counter, start, expiresAt, reserved: amount });
-          items.push({ counter, amount, limit: limit.limit, seed: await seedOf(limit, start), expiresAt });
-        }
+        const held = await windowsAt(limits, at, (limit) => amountFor(limit, estimate));
+        windows = held.windows;
+        items = windows.map((window, index) => ({ counter: window.counter, amount: window.reserved, limit: window.limit.limit, seed: held.seeds[index]!, expiresAt: window.expiresAt }));
       } catch (error) {
         // the stored usage could not be read (the database): decide as without the store
         failed(error);
