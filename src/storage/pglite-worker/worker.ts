@@ -6,7 +6,7 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, types, type SerializerOptions } from '@electric-sql/pglite';
 import { seedFromTemplate } from './template.ts';
 import type { SerializedError, WorkerReply, WorkerRequest, WorkerStart } from './protocol.ts';
 
@@ -24,6 +24,18 @@ function serialize(error: unknown): SerializedError {
 }
 
 const identity = (value: unknown) => value;
+
+/**
+ * A json parameter given as bytes (the request log's batch: its rows' JSON text, already UTF-8) goes to PostgreSQL
+ * as they are, in the binary format (json's is its text). PGlite's own serializer would JSON.stringify a Uint8Array,
+ * and a string parameter costs two JavaScript loops over every character to measure its UTF-8 length, then the
+ * encoding: ~15-20 µs of this thread's CPU a logged row (docs/performance.md).
+ */
+const defaultJson = types.serializers[types.JSON];
+// PGlite's types say a serializer returns a string; its Bind message takes any ArrayBuffer view as binary
+const jsonSerializers = {
+  [types.JSON]: (value: unknown) => (value instanceof Uint8Array ? value : defaultJson!(value)),
+} as unknown as SerializerOptions;
 
 async function open(): Promise<PGlite> {
   const options = { postgresqlconf: start.postgresqlconf };
@@ -45,7 +57,7 @@ async function handle(db: PGlite, request: WorkerRequest): Promise<unknown> {
     case 'query': {
       // the caller's parsers (drizzle's) keep these types as the text PostgreSQL sent; functions cannot cross threads
       const parsers = Object.fromEntries(request.identityTypes.map((type) => [type, identity]));
-      return db.query(request.sql, request.params, { rowMode: request.rowMode, parsers });
+      return db.query(request.sql, request.params, { rowMode: request.rowMode, parsers, serializers: jsonSerializers });
     }
     case 'exec':
       return db.exec(request.sql);
