@@ -5,7 +5,7 @@
  */
 import { asc, eq } from 'drizzle-orm';
 import { decodeJwt, type JWTPayload } from 'jose';
-import { LRUCache } from 'lru-cache';
+import { boundedLru } from '../core/lru.ts';
 import type { OrgRole, Principal, WorkspaceRole } from '../core/context.ts';
 import { unauthorized } from '../core/errors.ts';
 import type { Db } from '../storage/database.ts';
@@ -49,7 +49,7 @@ export type GroupSync = (input: { organisationId: string; userId: string; groups
 
 export function createJwtResolver(options: { db: Db; verifier: JwtVerifier; envJwksUrl?: string | undefined; now?: () => number; groupSync?: GroupSync }): JwtResolver {
   const now = options.now ?? Date.now;
-  const cache = new LRUCache<string, Principal>({ max: 10_000, perf: { now } });
+  const cache = boundedLru<string, Principal>(10_000, { perf: { now } });
 
   async function settingsFor(organisationId: string | undefined): Promise<{ organisationId: string; settings: JwtSettings }> {
     const rows = organisationId

@@ -4,7 +4,7 @@
  * at most `ttlMs`; `invalidate()` (called on revoke/rotate/update, and on a cross-node invalidation message)
  * drops entries at once; a revoked or expired key is never returned.
  */
-import { LRUCache } from 'lru-cache';
+import { boundedLru } from '../core/lru.ts';
 import type { OrgRole, Principal, WorkspaceRole } from '../core/context.ts';
 import type { Db } from '../storage/database.ts';
 import { findApiKeyByHash } from '../storage/repositories/api-keys.ts';
@@ -43,7 +43,7 @@ export function createKeyResolver(options: KeyResolverOptions): KeyResolver {
   const negativeTtlMs = options.negativeTtlMs ?? 5_000;
   // ttlResolution 0: lru-cache otherwise reuses a reading of `now` for 1 ms of real time, so an entry could
   // outlive its ttl on an injected clock
-  const cache = new LRUCache<string, Entry>({ max: options.maxEntries ?? 50_000, perf: { now }, ttlResolution: 0 });
+  const cache = boundedLru<string, Entry>(options.maxEntries ?? 50_000, { perf: { now }, ttlResolution: 0 });
   /** concurrent misses for the same key share one query */
   const inflight = new Map<string, Promise<Principal | null>>();
   /** bumped by invalidate(): a load that started before an invalidation must not be cached */

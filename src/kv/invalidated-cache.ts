@@ -8,7 +8,7 @@
  * cached (it may have read the row before the change); `undefined` (not found) is cached like any value, so an
  * unknown id costs one query per TTL, not one per request, and a create must invalidate too.
  */
-import { LRUCache } from 'lru-cache';
+import { boundedLru } from '../core/lru.ts';
 import type { KvStore } from './store.ts';
 
 const ALL = '*';
@@ -37,7 +37,7 @@ export async function createInvalidatedCache<V>(
   options: InvalidatedCacheOptions = {},
 ): Promise<InvalidatedCache<V>> {
   // values are boxed: lru-cache cannot hold `undefined`, and "not found" is worth caching
-  const cache = new LRUCache<string, { value: V }>({ max: options.max ?? 10_000, ttl: options.ttlMs ?? 30_000 });
+  const cache = boundedLru<string, { value: V }>(options.max ?? 10_000, { ttl: options.ttlMs ?? 30_000 });
   const inflight = new Map<string, Promise<V>>();
   let generation = 0;
   const drop = () => {

@@ -1,12 +1,11 @@
 import { EventEmitter } from 'node:events';
-import { LRUCache } from 'lru-cache';
+import { boundedLru } from '../core/lru.ts';
 import type { KvStore, LocalEntries, Unsubscribe } from './store.ts';
 
 /** In-process store: bounded (LRU) so a busy single node cannot grow without limit. */
 export function createMemoryStore(options: { maxEntries?: number; now?: () => number } = {}): KvStore {
   // strings for get/set/incrBy; a script's twin may keep a structure of its own under its keys (never returned by get)
-  const entries = new LRUCache<string, NonNullable<unknown>>({
-    max: options.maxEntries ?? 100_000,
+  const entries = boundedLru<string, NonNullable<unknown>>(options.maxEntries ?? 100_000, {
     ttlAutopurge: false,
     // ttlResolution 0: lru-cache otherwise reuses a reading of `now` for 1 ms of real time, ignoring the injected clock
     ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),

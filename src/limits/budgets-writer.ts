@@ -9,7 +9,7 @@
  * - The stored usage a counter starts from is read once per window and process, then followed from the
  *   settlements this node sees (held in a bounded LRU).
  */
-import { LRUCache } from 'lru-cache';
+import { boundedLru } from '../core/lru.ts';
 import type { KvStore } from '../kv/store.ts';
 import type { Db } from '../storage/database.ts';
 import { findUsageLimitEntityByValue, saveUsageLimitEntities, type EntityUsage } from '../storage/repositories/usage-limit-policies.ts';
@@ -50,7 +50,7 @@ export function createBudgetWriter(options: BudgetWriterOptions): BudgetWriter {
   const counters = createBudgetCounters(options.kv);
   const intervalMs = options.intervalMs ?? 1_000;
   const batchSize = options.batchSize ?? 100;
-  const known = new LRUCache<string, number>({ max: 100_000 });
+  const known = boundedLru<string, number>(100_000);
   const loading = new Map<string, Promise<number>>();
   let dirty = new Map<string, Dirty>();
   let writing: Promise<void> = Promise.resolve();

@@ -4,6 +4,7 @@
  * saved-provider-target.ts; configs are planned into attempts before that (request-plan.ts).
  */
 import { LRUCache } from 'lru-cache';
+import { boundedLru } from '../core/lru.ts';
 import type { GatewayHeaders } from '../core/context.ts';
 import { badRequest, invalidParam, notImplemented } from '../core/errors.ts';
 import type { ProviderAdapter, ProviderTarget, RouteKind } from '../providers/contract.ts';
@@ -23,7 +24,7 @@ export interface TargetDeps {
 }
 
 export function createCheckedHostCache(): LRUCache<string, string> {
-  return new LRUCache<string, string>({ max: 10_000, ttl: 30_000 });
+  return boundedLru<string, string>(10_000, { ttl: 30_000 });
 }
 
 /** The base URL of a custom host, checked by the SSRF guard (and held briefly: see TargetDeps.checkedHosts). */

@@ -13,7 +13,7 @@
  *   A required name that is absent or null is a 400 naming `variables.<name>`.
  */
 import Mustache from 'mustache';
-import { LRUCache } from 'lru-cache';
+import { boundedLru } from '../../core/lru.ts';
 import { invalidParam } from '../../core/errors.ts';
 import { templateTexts, type PromptTemplate, type TemplateMessage, type TemplatePart } from './template.ts';
 
@@ -72,7 +72,7 @@ class PromptWriter extends Mustache.Writer {
 
 const writer = new PromptWriter();
 // the default writer keeps every template it ever parsed; templates come from the database, so bound the cache
-const parsed = new LRUCache<string, string>({ max: 2_000 });
+const parsed = boundedLru<string, string>(2_000);
 (writer as unknown as { templateCache: Mustache.TemplateCache }).templateCache = {
   set: (key, value) => void parsed.set(key, value),
   get: (key) => parsed.get(key),

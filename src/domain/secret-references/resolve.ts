@@ -9,7 +9,7 @@
  *   fetch; a failed fetch is not held, so the next request tries again.
  * - A manager's failure is a 4xx/502 naming the reference (src/secrets/managers/errors.ts), never the value.
  */
-import { LRUCache } from 'lru-cache';
+import { boundedLru } from '../../core/lru.ts';
 import { readEnvironmentSecret } from '../../config/environment-secrets.ts';
 import { badRequest, forbidden, invalidParam } from '../../core/errors.ts';
 import { createInvalidatedCache } from '../../kv/invalidated-cache.ts';
@@ -67,8 +67,7 @@ export async function createSecretMappingResolver(deps: SecretMappingResolverDep
   const tokens = createTokenCache({ now });
   const references = await createInvalidatedCache<SecretReferenceRow | undefined>(deps.kv, SECRET_REFERENCES_CHANGED);
   // boxed: the cache holds a string or a Vault map; perf: the TTL runs on the injected clock
-  const values = new LRUCache<string, { value: RawSecret }>({
-    max: deps.maxValues ?? 1000,
+  const values = boundedLru<string, { value: RawSecret }>(deps.maxValues ?? 1000, {
     ttl: deps.valueTtlMs ?? 60_000,
     ttlResolution: 0,
     perf: { now },

@@ -4,7 +4,7 @@
  * obtained them: a changed credential is a new key, and the map never holds a credential itself.
  */
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import { boundedLru } from '../../core/lru.ts';
 
 export interface TokenCache {
   get(key: string): string | undefined;
@@ -21,7 +21,7 @@ export function tokenKey(...parts: string[]): string {
 }
 
 export function createTokenCache(options: { now: () => number; max?: number }): TokenCache {
-  const cache = new LRUCache<string, string>({ max: options.max ?? 1000, ttl: 3_600_000, ttlResolution: 0, perf: { now: options.now } });
+  const cache = boundedLru<string, string>(options.max ?? 1000, { ttl: 3_600_000, ttlResolution: 0, perf: { now: options.now } });
   return {
     get: (key) => cache.get(key),
     set(key, token, lifetimeMs) {
