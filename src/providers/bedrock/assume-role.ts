@@ -12,9 +12,8 @@
  * - Temporary credentials are held per base credential, role and external id until 60 s before their Expiration
  *   (shared/credential-cache.ts), one cache per adapter; concurrent requests share one AssumeRole call.
  */
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { SignatureV4 } from '@smithy/signature-v4';
 import { GatewayError, badGateway, invalidParam } from '../../core/errors.ts';
+import { sigV4Signer } from '../../upstream/sigv4.ts';
 import type { CloudSetting, PrepareContext, ProviderAdapter, ProviderTarget } from '../contract.ts';
 import type { IntegrationDeclaration, PresentConfigurations } from '../integration-settings.ts';
 import { createCredentialCache, type CredentialCache } from '../shared/credential-cache.ts';
@@ -77,7 +76,7 @@ async function assumeRole(base: AwsCredentials, role: AssumedRole, cloud: Readon
   const form = new URLSearchParams({ Action: 'AssumeRole', Version: '2011-06-15', RoleArn: role.roleArn, RoleSessionName: SESSION_NAME, DurationSeconds: String(DURATION_S) });
   if (role.externalId) form.set('ExternalId', role.externalId);
   const body = form.toString();
-  const signer = new SignatureV4({ credentials: base, region, service: 'sts', sha256: Sha256 });
+  const signer = await sigV4Signer({ credentials: base, region, service: 'sts' });
   const signed = await signer.sign(
     {
       method: 'POST',

@@ -5,9 +5,8 @@
  * bearer token. Every request is signed afresh over the exact body bytes that are sent: a signature is never
  * cached (it covers the date, and each body differs).
  */
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { SignatureV4 } from '@smithy/signature-v4';
 import { invalidParam } from '../../core/errors.ts';
+import { sigV4Signer } from '../../upstream/sigv4.ts';
 import type { ProviderTarget, UpstreamRequest } from '../contract.ts';
 import { regionOf } from './endpoints.ts';
 
@@ -65,9 +64,7 @@ export async function signRequest(request: UpstreamRequest, target: ProviderTarg
   }
   // the host the connection goes to is part of the signature; undici sends this header as given
   headers.host = url.host;
-  const signer = s3
-    ? new SignatureV4({ credentials, region, service: 's3', sha256: Sha256, uriEscapePath: false })
-    : new SignatureV4({ credentials, region, service: SERVICE, sha256: Sha256 });
+  const signer = await sigV4Signer(s3 ? { credentials, region, service: 's3', uriEscapePath: false } : { credentials, region, service: SERVICE });
   const signed = await signer.sign(
     {
       method: request.method,

@@ -5,8 +5,7 @@
  * Errors come back as `{"__type", "message"}`, mostly with status 400: the type says what went wrong
  * (https://docs.aws.amazon.com/secretsmanager/latest/apireference/CommonErrors.html).
  */
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { SignatureV4 } from '@smithy/signature-v4';
+import { sigV4Signer } from '../../upstream/sigv4.ts';
 import { managerRefused, secretUnavailable, type RefusalKind } from './errors.ts';
 import { jsonObject } from './http.ts';
 import type { ManagerCall } from './manager-call.ts';
@@ -43,11 +42,10 @@ function refusal(status: number, text: string): { status: number; kind: RefusalK
 export async function fetchAwsSecret(auth: AwsAccessKeyAuth, secretPath: string, call: ManagerCall): Promise<RawSecret> {
   const url = awsEndpoint(auth);
   const body = JSON.stringify({ SecretId: secretPath });
-  const signer = new SignatureV4({
+  const signer = await sigV4Signer({
     credentials: { accessKeyId: auth.aws_access_key_id, secretAccessKey: auth.aws_secret_access_key },
     region: auth.aws_region,
     service: SERVICE,
-    sha256: Sha256,
   });
   const signed = await signer.sign(
     {
