@@ -1,8 +1,8 @@
 /**
  * What a gateway does not load until it is used: the MCP SDK with its zod schemas (~30 MB resident, ~150 ms) comes
  * with the first MCP call, the OpenTelemetry SDK only when tracing is configured, AWS's SigV4 signer with the first call
- * to AWS. A whole gateway is started in a
- * child process with a module-resolution hook that reports every package it resolves.
+ * to AWS. A whole gateway is started in a child process with a module-resolution hook that reports every package it
+ * resolves.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
