@@ -37,11 +37,20 @@ function toError(serialized: SerializedError): Error {
 function startThread(start: WorkerStart): Worker {
   const compiled = import.meta.url.endsWith('.js');
   if (compiled && start.dataDir) compileForMemory();
-  if (compiled) return new Worker(new URL('./worker.js', import.meta.url), { workerData: { start } });
+  if (compiled) return new Worker(new URL('./worker.js', import.meta.url), { workerData: { start }, resourceLimits: THREAD_LIMITS });
   return new Worker(new URL('./boot.mjs', import.meta.url), {
     workerData: { entry: new URL('./worker.ts', import.meta.url).href, start },
+    resourceLimits: THREAD_LIMITS,
   });
 }
+
+/**
+ * The database thread's own V8 heap. Its JavaScript is PGlite's glue and the messages it passes: a young generation
+ * of 4 MB is plenty, where the process's flags (npm start's `--max-semi-space-size=16`, sized for the request path)
+ * would let this thread's grow to 48 MB as well. Measured under bench/memory.ts's load, three pairs of runs: peak RSS
+ * 312-327 MiB against 327-352, the thread's CPU per request unchanged (docs/performance.md, "Two modes").
+ */
+const THREAD_LIMITS = { maxYoungGenerationSizeMb: 4 };
 
 /**
  * PostgreSQL's WebAssembly (~9 MB) is compiled by V8 twice by default: at once by Liftoff, its baseline compiler,
