@@ -77,7 +77,7 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
     const tokens = createJwtResolver({ db: database.db, verifier, envJwksUrl: config.jwksUrl, groupSync: scimSignIn(database.db, () => invalidation.invalidate()) });
     const invalidation = await createAuthInvalidation(kv, [keys, tokens]);
     const metrics = createMetrics({ collectDefaults: overrides.collectDefaultMetrics ?? false });
-    const logStore = postgresLogStore(database.db, { retentionDays: config.requestLog.retentionDays });
+    const logStore = postgresLogStore(database, { retentionDays: config.requestLog.retentionDays });
     const logLogger = overrides.logger ?? pino({ level: 'silent' });
     // today's and the coming days' partitions exist before the first row is written; then hourly, with retention
     const logMaintenance = scheduleLogMaintenance(logStore, {

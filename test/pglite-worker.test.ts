@@ -1,6 +1,7 @@
 /**
  * The embedded database in its worker thread: queries, database errors with their codes, transactions that
- * commit or roll back whole, calls kept in order around a transaction, and a clean close.
+ * commit or roll back whole, calls kept in order around a transaction, named prepared statements with binary
+ * parameters, and a clean close.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -34,6 +35,29 @@ test('a database error keeps its code and message', async () => {
     assert.match((error as Error).message, /duplicate key/);
     return true;
   });
+});
+
+test('a named prepared statement runs again and again with binary parameters; its errors keep their codes', async () => {
+  const statement = { name: 'insert_notes', text: 'insert into t (id, note) select (e->>0)::int, e->>1 from json_array_elements($1::json) e', parameterTypes: [114] };
+  const before = await count();
+  await client.execPrepared(statement, [Buffer.from('[[100, "a"], [101, "é"]]')]);
+  await client.execPrepared(statement, [Buffer.from('[[102, null]]')]);
+  assert.equal(await count(), before + 3);
+  const notes = (await client.query('select note from t where id >= 100 order by id')) as { rows: Array<{ note: string | null }> };
+  assert.deepEqual(notes.rows.map((row) => row.note), ['a', 'é', null]);
+  // a failing run: the database's error, nothing of that batch kept, and the statement and the connection still work
+  await assert.rejects(client.execPrepared(statement, [Buffer.from('[[103, "b"], [100, "again"]]')]), (error: unknown) => {
+    assert.equal((error as { code?: string }).code, '23505');
+    return true;
+  });
+  await assert.rejects(client.execPrepared(statement, [Buffer.from('[[104, ')]), (error: unknown) => {
+    assert.equal((error as { code?: string }).code, '22P02'); // invalid JSON text
+    return true;
+  });
+  assert.equal(await count(), before + 3);
+  await client.execPrepared(statement, [Buffer.from('[[103, "b"]]')]);
+  assert.equal(await count(), before + 4);
+  await client.exec('delete from t where id >= 100');
 });
 
 test('a transaction commits whole or rolls back whole; calls outside it wait their turn', async () => {

@@ -3,7 +3,7 @@
  * keeps its time partitions. The PostgreSQL (or PGlite) store is the one there is; a columnar store would be a
  * second implementation of this interface, and nothing on the request path would change.
  */
-import type { Db } from '../storage/database.ts';
+import type { Database } from '../storage/database.ts';
 import { dropLogPartitionsBefore, ensureLogPartitions } from '../storage/repositories/log-partitions.ts';
 import { insertSerialisedRequestLogs, serialiseRequestLogRow, type NewRequestLogRow, type SerialisedLogRow } from '../storage/repositories/request-logs.ts';
 
@@ -27,10 +27,11 @@ export interface MaintenanceReport {
 const DAYS_AHEAD = 3;
 const DAY_MS = 86_400_000;
 
-export function postgresLogStore(db: Db, options: { retentionDays: number }): LogStore {
+export function postgresLogStore(database: Pick<Database, 'db' | 'execPrepared'>, options: { retentionDays: number }): LogStore {
+  const { db } = database;
   return {
     prepare: serialiseRequestLogRow,
-    insert: (rows) => insertSerialisedRequestLogs(db, rows),
+    insert: (rows) => insertSerialisedRequestLogs(database, rows),
     async maintain(now) {
       const today = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
       const skipped = await ensureLogPartitions(db, today, DAYS_AHEAD + 1);

@@ -6,6 +6,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { prestartPgliteWorker, startPgliteWorker, type PgliteWorkerClient } from './pglite-worker/client.ts';
+import type { BinaryParameter, PreparedStatement } from './pglite-worker/extended-protocol.ts';
 import type { WorkerStart } from './pglite-worker/protocol.ts';
 import * as schema from './schema.ts';
 
@@ -15,6 +16,11 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface Database {
   readonly kind: 'pglite' | 'postgres';
   readonly db: Db;
+  /**
+   * Runs a statement prepared once by name (per connection) instead of parsed and planned on every call, for the
+   * hot statements (the request log's batch INSERT). Parameters go in the binary format (a Buffer as its bytes).
+   */
+  execPrepared(statement: PreparedStatement, params: BinaryParameter[]): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -42,6 +48,10 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     kind: 'postgres',
     db,
+    async execPrepared(statement, params) {
+      // node-postgres prepares a named statement on each pooled connection the first time it runs there
+      await pool.query({ name: statement.name, text: statement.text, values: params });
+    },
     async ping() {
       await db.execute(sql`select 1`);
     },
@@ -91,6 +101,7 @@ export async function embeddedDatabaseOver(client: PgliteWorkerClient): Promise<
   return {
     kind: 'pglite',
     db,
+    execPrepared: (statement, params) => client.execPrepared(statement, params),
     async ping() {
       await db.execute(sql`select 1`);
     },

@@ -42,13 +42,15 @@ for (const backend of testBackends()) {
       await migrate(database.db);
       const db = database.db;
       const now = new Date('2030-03-10T12:00:00Z');
-      const store = postgresLogStore(db, { retentionDays: 2 });
+      const store = postgresLogStore(database, { retentionDays: 2 });
       const first = await store.maintain(now);
       assert.deepEqual(first.skipped, []);
       const days = await listLogPartitions(db);
       for (const day of ['2030-03-10', '2030-03-11', '2030-03-12', '2030-03-13']) assert.ok(days.includes(day), `${day} exists`);
 
-      await insertRequestLogs(db, [row(1, new Date(now.getTime() - 5 * DAY)), row(2, now), row(3, new Date(now.getTime() + DAY))]);
+      // through the store's own batch insert (the writer's prepared statement), twice: prepared once, run again
+      await store.insert([row(1, new Date(now.getTime() - 5 * DAY)), row(2, now)].map(store.prepare));
+      await store.insert([row(3, new Date(now.getTime() + DAY))].map(store.prepare));
       const placed = rowsOf<{ trace_id: string; part: string }>(await db.execute(sql`select trace_id, tableoid::regclass::text as part from request_logs order by trace_id`));
       assert.deepEqual(placed.map((entry) => [entry.trace_id, entry.part]), [
         ['t-1', 'request_logs_default'],
@@ -70,7 +72,7 @@ for (const backend of testBackends()) {
     test('a day whose rows already sit in the default partition is reported, not made', async () => {
       const when = new Date('2031-01-01T08:00:00Z');
       await insertRequestLogs(database.db, [row(10, when)]);
-      const report = await postgresLogStore(database.db, { retentionDays: 10_000 }).maintain(when);
+      const report = await postgresLogStore(database, { retentionDays: 10_000 }).maintain(when);
       assert.deepEqual(report.skipped, ['2031-01-01']);
       const count = rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from request_logs where trace_id = 't-10'`));
       assert.equal(count[0]!.n, 1, 'the row is still there');

@@ -69,6 +69,8 @@ export function createDatabaseHost(client: PgliteWorkerClient): DatabaseHost {
         }
         case 'exec':
           return target(worker, request.tx).exec(request.sql);
+        case 'prepared':
+          return client.execPrepared({ name: request.name, text: request.text, parameterTypes: request.parameterTypes }, request.params);
         case 'begin':
           return begin(worker);
         case 'end':

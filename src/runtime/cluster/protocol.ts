@@ -3,11 +3,14 @@
  * when no external service is configured: the embedded database and the in-process key-value store.
  * Sent over the cluster's IPC channel with `serialization: 'advanced'` (structured clone: Dates, Buffers, BigInts).
  */
+import type { BinaryParameter } from '../../storage/pglite-worker/extended-protocol.ts';
 import type { SerializedError } from '../../storage/pglite-worker/protocol.ts';
 
 export type DatabaseRequest =
   | { gw: 'db'; id: number; op: 'query'; tx?: number; sql: string; params: unknown[]; rowMode: 'array' | 'object'; identityTypes: number[] }
   | { gw: 'db'; id: number; op: 'exec'; tx?: number; sql: string }
+  /** a named prepared statement, outside any transaction */
+  | { gw: 'db'; id: number; op: 'prepared'; name: string; text: string; parameterTypes: number[]; params: BinaryParameter[] }
   /** opens a transaction: the reply is its number, and it holds the database until `end` */
   | { gw: 'db'; id: number; op: 'begin' }
   | { gw: 'db'; id: number; op: 'end'; tx: number; commit: boolean };

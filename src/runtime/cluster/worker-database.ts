@@ -25,6 +25,9 @@ export function createWorkerDatabaseClient(channel: WorkerChannel): PgliteWorker
   const outside = on(undefined);
   return {
     ...outside,
+    async execPrepared(statement, params) {
+      await channel.request({ gw: 'db', op: 'prepared', name: statement.name, text: statement.text, parameterTypes: statement.parameterTypes, params });
+    },
     async transaction(callback) {
       const tx = (await channel.request({ gw: 'db', op: 'begin' })) as number;
       let result;

@@ -8,6 +8,7 @@
  */
 import v8 from 'node:v8';
 import { Worker } from 'node:worker_threads';
+import type { BinaryParameter, PreparedStatement } from './extended-protocol.ts';
 import type { SerializedError, WorkerReply, WorkerRequest, WorkerStart } from './protocol.ts';
 
 type Outgoing = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
@@ -20,6 +21,8 @@ export interface PgliteTransactionClient {
 
 export interface PgliteWorkerClient extends PgliteTransactionClient {
   transaction<T>(callback: (tx: PgliteTransactionClient) => Promise<T>): Promise<T>;
+  /** runs a named prepared statement, outside any transaction (prepared on first use; no rows returned) */
+  execPrepared(statement: PreparedStatement, params: BinaryParameter[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -138,6 +141,9 @@ async function openWorker(start: WorkerStart): Promise<PgliteWorkerClient> {
   return {
     query: (sql, params, options) => exclusive(() => direct.query(sql, params, options)),
     exec: (sql) => exclusive(() => direct.exec(sql)),
+    execPrepared: async (statement, params) => {
+      await exclusive(() => send({ op: 'prepared', name: statement.name, sql: statement.text, parameterTypes: statement.parameterTypes, params }));
+    },
     transaction: (callback) =>
       exclusive(async () => {
         await direct.exec('BEGIN');

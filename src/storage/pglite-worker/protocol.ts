@@ -1,8 +1,11 @@
 /** Messages between the gateway's thread and the thread that owns the embedded PGlite database. */
+import type { BinaryParameter } from './extended-protocol.ts';
 
 export type WorkerRequest =
   | { id: number; op: 'query'; sql: string; params: unknown[]; rowMode: 'array' | 'object'; identityTypes: number[] }
   | { id: number; op: 'exec'; sql: string }
+  /** runs the named prepared statement (prepared from `sql` on its first run), parameters in the binary format */
+  | { id: number; op: 'prepared'; name: string; sql: string; parameterTypes: number[]; params: BinaryParameter[] }
   | { id: number; op: 'close' };
 
 export type WorkerReply = { id: number; result: unknown } | { id: number; error: SerializedError };

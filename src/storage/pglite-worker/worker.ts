@@ -7,6 +7,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types, type SerializerOptions } from '@electric-sql/pglite';
+import { bindExecuteMessage, parseMessage } from './extended-protocol.ts';
 import { seedFromTemplate } from './template.ts';
 import type { SerializedError, WorkerReply, WorkerRequest, WorkerStart } from './protocol.ts';
 
@@ -52,6 +53,18 @@ const ready = open().then(async (db) => {
   return db;
 });
 
+/** the named statements prepared on this connection (PGlite's one): Parse once each */
+const prepared = new Set<string>();
+
+async function runPrepared(db: PGlite, request: Extract<WorkerRequest, { op: 'prepared' }>): Promise<null> {
+  if (!prepared.has(request.name)) {
+    await db.execProtocol(parseMessage(request.name, request.sql, request.parameterTypes));
+    prepared.add(request.name);
+  }
+  await db.execProtocol(bindExecuteMessage(request.name, request.params));
+  return null;
+}
+
 async function handle(db: PGlite, request: WorkerRequest): Promise<unknown> {
   switch (request.op) {
     case 'query': {
@@ -61,6 +74,8 @@ async function handle(db: PGlite, request: WorkerRequest): Promise<unknown> {
     }
     case 'exec':
       return db.exec(request.sql);
+    case 'prepared':
+      return runPrepared(db, request);
     case 'close':
       await db.close();
       return null;
