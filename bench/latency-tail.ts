@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'undici';
 import { ensureBuilt } from './build.ts';
+import { once, percentile } from './latency.ts';
 import { makeChatRequest } from './shared.ts';
 import { benchHeaders, startCompiled, startMock } from './startup.ts';
 
@@ -21,28 +22,15 @@ const SLOW_MS = Number(process.env.TAIL_SLOW_MS ?? 1.5);
 const DISCARDED = 300;
 const WINDOW = 500;
 
-async function once(client: Client, pathname: string, headers: Record<string, string>, body: string, stream: boolean): Promise<number> {
-  const started = process.hrtime.bigint();
-  const response = await client.request({ method: 'POST', path: pathname, headers, body });
-  if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${await response.body.text()}`);
-  let first: bigint | undefined;
-  for await (const chunk of response.body) {
-    if (stream && first === undefined && (chunk as Buffer).includes('"content"')) first = process.hrtime.bigint();
-  }
-  const ended = process.hrtime.bigint();
-  if (stream && first === undefined) throw new Error('a stream without a content delta');
-  return Number((stream ? first! : ended) - started) / 1e6;
-}
-
 async function run(name: string, url: string, headers: Record<string, string>, stream: boolean): Promise<void> {
-  const target = new URL(url);
-  const client = new Client(target.origin, { pipelining: 1 });
+  const target = { name, url, headers };
+  const client = new Client(new URL(url).origin, { pipelining: 1 });
   const body = JSON.stringify(makeChatRequest(stream));
   const samples: number[] = [];
   const slow = new Array<number>(Math.ceil(REQUESTS / WINDOW)).fill(0);
   try {
     for (let index = 0; index < DISCARDED + REQUESTS; index += 1) {
-      const ms = await once(client, target.pathname, headers, body, stream);
+      const ms = await once(client, target, body, stream);
       if (index < DISCARDED) continue;
       samples.push(ms);
       if (ms > SLOW_MS) slow[Math.floor((index - DISCARDED) / WINDOW)]! += 1;
@@ -51,7 +39,7 @@ async function run(name: string, url: string, headers: Record<string, string>, s
     await client.close();
   }
   samples.sort((a, b) => a - b);
-  const at = (p: number) => samples[Math.max(0, Math.ceil((p / 100) * samples.length) - 1)]!.toFixed(3);
+  const at = (p: number) => percentile(samples, p).toFixed(3);
   console.log(`${name.padEnd(8)} ${stream ? 'first token' : 'JSON       '}  p50 ${at(50)}  p99 ${at(99)}  p99.9 ${at(99.9)} ms;  over ${SLOW_MS} ms per ${WINDOW}: ${slow.join(' ')}`);
 }
 

@@ -25,11 +25,13 @@ export interface LatencyResult {
 
 const ROUND = 50;
 
-function percentile(sorted: readonly number[], p: number): number {
+/** Nearest-rank percentile of ascending `sorted`. */
+export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-async function once(client: Client, target: LatencyTarget, body: string, stream: boolean): Promise<number> {
+/** One request on `client`: ms to the whole answer, or for a stream to its first content delta. */
+export async function once(client: Client, target: LatencyTarget, body: string, stream: boolean): Promise<number> {
   const url = new URL(target.url);
   const started = process.hrtime.bigint();
   const response = await client.request({ method: 'POST', path: url.pathname, headers: target.headers, body });
