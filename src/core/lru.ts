@@ -4,8 +4,8 @@
  * Given `max`, lru-cache allocates its index arrays for `max` entries when it is made (keys, values, the two links,
  * the free list, and the TTL arrays once a TTL is used): 28-44 bytes an entry, 2.8-4.4 MB for a 100,000-entry cache
  * that may never hold more than a few keys. The gateway's caches at their defaults held ~10 MB of such arrays at
- * boot (a heap snapshot; docs/performance.md, "Memory at boot"). Bounded by `maxSize` with every entry counting 1
- * instead, the bound is the same and the arrays grow as entries come.
+ * boot (a heap snapshot; docs/performance.md, "Two modes of V8's collector"). Bounded by `maxSize` with every entry
+ * counting 1 instead, the bound is the same and the arrays grow as entries come.
  */
 import { LRUCache } from 'lru-cache';
 
