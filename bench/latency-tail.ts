@@ -60,7 +60,7 @@ async function main(): Promise<void> {
       await gateway.stop();
     }
   } finally {
-    mock.stop();
+    await mock.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

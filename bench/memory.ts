@@ -113,7 +113,7 @@ async function main(): Promise<void> {
     console.log(`peak (VmHWM):          ${status(gateway.pid, 'VmHWM')} MiB`);
   } finally {
     await gateway.stop();
-    mock.stop();
+    await mock.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

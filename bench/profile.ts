@@ -176,7 +176,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await gateway.stop();
-    mock.stop();
+    await mock.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   if (OFF) return;

@@ -8,21 +8,12 @@
  *      flags of `npm start`, or BENCH_NODE_FLAGS="..." to try others)
  *      DATABASE_URL=postgres://... node --import tsx bench/startup.ts   (PostgreSQL instead of the embedded default)
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { COMPILED_MAIN, ensureBuilt, ROOT, startFlags } from './build.ts';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort, spawnChild, startHelper } from './children.ts';
 
 export function rssMiB(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -52,7 +43,7 @@ export async function startCompiled(dataDir: string, env: Record<string, string>
   const started = performance.now();
   // as `npm start` runs it; BENCH_NODE_FLAGS instead: other node/V8 flags to try ("" for V8's defaults)
   const flags = process.env.BENCH_NODE_FLAGS === undefined ? startFlags() : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...flags, main], {
+  const gateway = spawnChild('gateway', process.execPath, [...flags, main], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {
@@ -66,13 +57,10 @@ export async function startCompiled(dataDir: string, env: Record<string, string>
       ...env,
     },
   });
+  const child = gateway.proc;
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
-  };
+  const stop = () => gateway.stop(15_000); // a graceful shutdown closes the database: a restart measured next opens it clean
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the gateway exited (code ${child.exitCode}): ${stderr}`);
@@ -104,21 +92,9 @@ export function benchHeaders(adminKey: string, mockPort: number): Record<string,
 }
 
 /** The bench's mock upstream (bench/mock-upstream.ts) in a child process; resolves with its port once it listens. */
-export async function startMock(): Promise<{ port: number; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'mock-upstream.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, BENCH_EXIT_ON_STDIN_END: '1' },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let buffer = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      if (buffer.includes('\n')) resolve((JSON.parse(buffer.split('\n')[0]!) as { port: number }).port);
-    });
-    child.once('exit', (code) => reject(new Error(`mock upstream exited (${code})`)));
-  });
-  return { port, stop: () => child.kill('SIGTERM') };
+export async function startMock(): Promise<{ port: number; stop(): Promise<void> }> {
+  const mock = await startHelper('mock-upstream', 'mock-upstream.ts');
+  return { port: mock.port, stop: () => mock.stop() };
 }
 
 async function main(): Promise<void> {
