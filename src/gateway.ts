@@ -47,6 +47,8 @@ export interface GatewayOverrides {
   logger?: Logger;
   /** PGlite data dir override (tests pass `memory://`) */
   pgliteDataDir?: string;
+  /** an in-memory PGlite database starts from this dump instead of initdb (tests: one migrated dump per run) */
+  pgliteSeed?: string;
   kv?: KvStore;
   /** an opened database (a cluster worker's embedded database, reached through the primary) */
   database?: Database;
@@ -65,7 +67,7 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
   const allowlist = parseAllowlist(config.customHostAllowlist);
   // before the database opens: a malformed key stops the start, it never half-starts
   const encryptionKey = loadEncryptionKey(config.encryptionKey, config.dataDir, config.previousEncryptionKeys);
-  const database = overrides.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDataDir ?? config.dataDir }));
+  const database = overrides.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDataDir ?? config.dataDir, seed: overrides.pgliteSeed }));
   try {
     await migrate(database.db);
     const started = await bootstrap(database.db, { adminApiKey: config.adminApiKey, ownerEmail: config.ownerEmail });

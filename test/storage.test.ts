@@ -43,12 +43,16 @@ interface Fresh {
   connect(): Promise<Database>;
 }
 
-/** A fresh, empty database for one test; closed and dropped after the test. */
-async function fresh(t: TestContext, backend: TestBackend): Promise<Fresh> {
+/**
+ * A fresh, empty database for one test; closed and dropped after the test. `seeded`: PGlite starts from the run's
+ * migrated dump (scripts/run-tests.mjs) when there is one, for tests of what comes after the migrations.
+ */
+async function fresh(t: TestContext, backend: TestBackend, seeded = false): Promise<Fresh> {
   const created = await backend.create();
   const opened: Database[] = [];
+  const seed = seeded ? process.env.GATEWAY_TEST_PGLITE_SEED : undefined;
   const connect = async () => {
-    const database = await openDatabase(created.url ? { url: created.url } : { dataDir: 'memory://' });
+    const database = await openDatabase(created.url ? { url: created.url } : { dataDir: 'memory://', seed });
     opened.push(database);
     return database;
   };
@@ -210,7 +214,7 @@ for (const backend of testBackends()) {
 
     describe('bootstrap()', () => {
       async function migrated(t: TestContext): Promise<Fresh> {
-        const opened = await fresh(t, backend);
+        const opened = await fresh(t, backend, true);
         await migrate(opened.db);
         return opened;
       }

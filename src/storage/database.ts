@@ -30,11 +30,15 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** where PGlite keeps its files; `memory://` (or undefined) keeps it in memory */
   dataDir?: string | undefined;
+  /** an in-memory database starts from this dump (dumpSeed in pglite-worker/template.ts) instead of initdb */
+  seed?: string | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) return openPostgres(options.url);
-  return openPglite(options.dataDir);
+  // PGlite runs on the thread that calls it: it lives in a worker thread of its own (pglite-worker/), so its work
+  // (request-log batches, admin queries) never pauses the requests in flight.
+  return embeddedDatabaseOver(await startPgliteWorker(pgliteStart(options)));
 }
 
 // Each driver is loaded only when it is used: a node on PostgreSQL never loads PGlite's Drizzle driver, and the
@@ -67,11 +71,9 @@ async function openPostgres(url: string): Promise<Database> {
  */
 const PGLITE_CONF = 'shared_buffers = 16MB';
 
-function pgliteStart(dataDir: string | undefined): WorkerStart {
-  return {
-    dataDir: !dataDir || dataDir.startsWith('memory://') ? undefined : dataDir,
-    postgresqlconf: PGLITE_CONF,
-  };
+function pgliteStart({ dataDir, seed }: DatabaseOptions): WorkerStart {
+  const inMemory = !dataDir || dataDir.startsWith('memory://');
+  return { dataDir: inMemory ? undefined : dataDir, seed: inMemory ? seed : undefined, postgresqlconf: PGLITE_CONF };
 }
 
 /**
@@ -79,18 +81,12 @@ function pgliteStart(dataDir: string | undefined): WorkerStart {
  * (main.ts: PGlite compiles and opens while the rest of the gateway loads).
  */
 export function prestartDatabase(options: DatabaseOptions): void {
-  if (!options.url) prestartPgliteWorker(pgliteStart(options.dataDir));
-}
-
-async function openPglite(dataDir: string | undefined): Promise<Database> {
-  // PGlite runs on the thread that calls it: it lives in a worker thread of its own (pglite-worker/), so its work
-  // (request-log batches, admin queries) never pauses the requests in flight.
-  return embeddedDatabaseOver(await startEmbeddedDatabase(dataDir));
+  if (!options.url) prestartPgliteWorker(pgliteStart(options));
 }
 
 /** Starts (or adopts the prestarted) thread that owns the embedded database; a cluster primary holds it for its workers. */
 export function startEmbeddedDatabase(dataDir: string | undefined): Promise<PgliteWorkerClient> {
-  return startPgliteWorker(pgliteStart(dataDir));
+  return startPgliteWorker(pgliteStart({ dataDir }));
 }
 
 /** The embedded database through a client with PGlite's interface: its own thread's, or a cluster primary's over IPC. */

@@ -28,7 +28,9 @@ export async function startTestGateway(
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
   });
-  const gateway = await createGateway(config, { pgliteDataDir: 'memory://', ...options.overrides });
+  // scripts/run-tests.mjs dumps one migrated database per run: an in-memory gateway starts from it, not from initdb
+  const seed = process.env.GATEWAY_TEST_PGLITE_SEED;
+  const gateway = await createGateway(config, { pgliteDataDir: 'memory://', ...(seed ? { pgliteSeed: seed } : {}), ...options.overrides });
   await gateway.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = gateway.app.server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;

@@ -1,7 +1,8 @@
 /**
  * The embedded database's template (src/storage/pglite-worker/template.ts): the build makes one (initdb, then the
  * shipped migrations); a first start copies it into an empty data dir and opens it with nothing left to migrate;
- * a data dir that already holds a database, or anything else, is never overwritten.
+ * a data dir that already holds a database, or anything else, is never overwritten. An in-memory database can start
+ * from a dump (dumpSeed; the tests' gateways do) instead of initdb, and each one started from it is its own.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -9,9 +10,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { PGlite } from '@electric-sql/pglite';
-import { makeTemplate, seedFromTemplate } from '../../src/storage/pglite-worker/template.ts';
+import { sql } from 'drizzle-orm';
+import { dumpSeed, makeTemplate, seedFromTemplate } from '../../src/storage/pglite-worker/template.ts';
 import { openDatabase } from '../../src/storage/database.ts';
-import { migrate, readMigrations } from '../../src/storage/migrate.ts';
+import { migrate, readMigrations, rowsOf } from '../../src/storage/migrate.ts';
 
 const root = fs.mkdtempSync(path.join(tmpdir(), 'gw-template-'));
 after(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -59,4 +61,26 @@ test('a template, copied into an empty data dir, opens as a migrated database; w
   assert.deepEqual(fs.readdirSync(other), ['notes.txt']);
   assert.equal(seedFromTemplate(path.join(root, 'empty'), path.join(root, 'no-template')), false);
   assert.equal(fs.existsSync(path.join(root, 'empty')), false);
+});
+
+test('an in-memory database started from a dumped seed is migrated, and each one started from it is its own', { timeout: 120_000 }, async () => {
+  const seed = path.join(root, 'seed.tar');
+  await dumpSeed(seed);
+  assert.deepEqual(fs.readdirSync(root).filter((name) => name.startsWith('seed')), ['seed.tar'], 'no staging file left behind');
+
+  const first = await openDatabase({ dataDir: 'memory://', seed });
+  const second = await openDatabase({ seed });
+  try {
+    assert.deepEqual(await migrate(first.db), [], 'nothing left to migrate');
+    const names = rowsOf<{ name: string }>(await first.db.execute(sql`select name from gateway_migrations order by name`)).map((row) => row.name);
+    assert.deepEqual(names, readMigrations().map((migration) => migration.name));
+    await first.db.execute(sql`create table only_here (id int)`);
+    const tables = rowsOf<{ n: number }>(await second.db.execute(sql`select count(*)::int as n from pg_tables where tablename = 'only_here'`));
+    assert.equal(tables[0]!.n, 0, 'the second database does not see the first one\'s table');
+  } finally {
+    await first.close();
+    await second.close();
+  }
+  // a data dir on disk ignores the seed (a first start copies the build's template, as above)
+  assert.equal(fs.statSync(seed).size > 0, true);
 });

@@ -20,5 +20,7 @@ export interface SerializedError {
 export interface WorkerStart {
   /** undefined: in memory */
   dataDir: string | undefined;
+  /** in memory only: a data directory dumped by PGlite's dumpDataDir (a tar file) to start from instead of initdb */
+  seed?: string | undefined;
   postgresqlconf: string;
 }

@@ -31,6 +31,22 @@ export async function makeTemplate(dir: string): Promise<void> {
 }
 
 /**
+ * Writes `file`: an in-memory database with this checkout's migrations applied, dumped as PGlite's data-dir tar. An
+ * in-memory database opened with it as its seed (DatabaseOptions.seed) skips initdb: the tests start their embedded
+ * gateways from one dump made per run (scripts/run-tests.mjs) instead of ~3 s of CPU each.
+ */
+export async function dumpSeed(file: string): Promise<void> {
+  const pglite = new PGlite();
+  await pglite.waitReady;
+  await migrate(drizzle(pglite) as unknown as Db);
+  const dump = await pglite.dumpDataDir('none');
+  await pglite.close();
+  const staging = `${file}.${process.pid}`;
+  fs.writeFileSync(staging, Buffer.from(await dump.arrayBuffer()));
+  fs.renameSync(staging, file);
+}
+
+/**
  * When `target` holds no database yet and the template exists, copies the template there (through a temporary
  * sibling renamed into place, so a crash mid-copy leaves no half database) and returns true.
  */
