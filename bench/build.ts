@@ -38,6 +38,23 @@ export function ensureBuilt(): string {
 }
 
 /**
+ * The environment of a gateway a benchmark starts: one process on 127.0.0.1:`port`, its own data dir, the given
+ * admin key, quiet logs; `extra` last (GATEWAY_* settings to compare).
+ */
+export function gatewayEnv(port: number, dataDir: string, adminKey: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    GATEWAY_DATA_DIR: dataDir,
+    GATEWAY_WORKERS: '1',
+    GATEWAY_ADMIN_API_KEY: adminKey,
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
+/**
  * The node/V8 flags `npm start` passes (package.json's start script), so the benchmarks run the gateway as it does;
  * BENCH_NODE_FLAGS instead: other flags to compare ("" for V8's defaults).
  */

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureBuilt, ROOT, startFlags } from './build.ts';
+import { ensureBuilt, gatewayEnv, ROOT, startFlags } from './build.ts';
 import { alive, BenchError, type Child, freePort, onExit, sleep, spawnChild, tail } from './children.ts';
 
 export const OUT_DIR = path.join(ROOT, '.bench');
@@ -64,17 +64,7 @@ export async function startGateway(name: string, adminKey: string, extraEnv: Rec
   const logFd = fs.openSync(logFile, 'w');
   const child = spawnChild(name, process.execPath, [...startFlags(), ensureBuilt()], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      GATEWAY_DATA_DIR: dataDir,
-      GATEWAY_WORKERS: '1',
-      GATEWAY_ADMIN_API_KEY: adminKey,
-      GATEWAY_CUSTOM_HOST_ALLOWLIST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      ...extraEnv,
-    },
+    env: gatewayEnv(port, dataDir, adminKey, { GATEWAY_CUSTOM_HOST_ALLOWLIST: '127.0.0.1', ...extraEnv }),
     stdio: ['ignore', logFd, logFd],
     logFile,
   });

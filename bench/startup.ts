@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { COMPILED_MAIN, ensureBuilt, ROOT, startFlags } from './build.ts';
+import { COMPILED_MAIN, ensureBuilt, gatewayEnv, ROOT, startFlags } from './build.ts';
 import { freePort, spawnChild, startHelper } from './children.ts';
 
 export function rssMiB(pid: number): number {
@@ -42,20 +42,10 @@ export async function startCompiled(dataDir: string, env: Record<string, string>
   const port = await freePort();
   const started = performance.now();
   // as `npm start` runs it; BENCH_NODE_FLAGS instead: other node/V8 flags to try ("" for V8's defaults)
-  const flags = process.env.BENCH_NODE_FLAGS === undefined ? startFlags() : process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
-  const gateway = spawnChild('gateway', process.execPath, [...flags, main], {
+  const gateway = spawnChild('gateway', process.execPath, [...startFlags(), main], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      GATEWAY_DATA_DIR: dataDir,
-      GATEWAY_WORKERS: '1',
-      GATEWAY_ADMIN_API_KEY: 'startup-bench-admin-key-0123456789',
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
+    env: gatewayEnv(port, dataDir, 'startup-bench-admin-key-0123456789', env),
   });
   const child = gateway.proc;
   let stderr = '';
