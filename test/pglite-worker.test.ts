@@ -1,7 +1,7 @@
 /**
  * The embedded database in its worker thread: queries, database errors with their codes, transactions that
  * commit or roll back whole, calls kept in order around a transaction, named prepared statements with binary
- * parameters, and a clean close.
+ * parameters (a large one handed over to the thread, not copied), and a clean close.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -58,6 +58,24 @@ test('a named prepared statement runs again and again with binary parameters; it
   await client.execPrepared(statement, [Buffer.from('[[103, "b"]]')]);
   assert.equal(await count(), before + 4);
   await client.exec('delete from t where id >= 100');
+});
+
+test('a parameter that owns its memory is handed over to the database thread, not copied; a slice of the pool is copied', async () => {
+  const statement = { name: 'insert_many', text: 'insert into t (id, note) select (e->>0)::int, e->>1 from json_array_elements($1::json) e', parameterTypes: [114] };
+  const rows = Array.from({ length: 2000 }, (_, index) => [1000 + index, `note ${index} ${'x'.repeat(40)}`]);
+  const owned = Buffer.from(JSON.stringify(rows));
+  assert.equal(owned.byteLength, owned.buffer.byteLength, 'the batch is an ArrayBuffer of its own (larger than the pool)');
+  const small = Buffer.from('[[3000, "pooled"]]');
+  assert.notEqual(small.byteLength, small.buffer.byteLength, 'a small Buffer is a slice of the shared pool');
+  const before = await count();
+  await client.execPrepared(statement, [owned]);
+  await client.execPrepared(statement, [small]);
+  assert.equal(await count(), before + 2001);
+  assert.equal(owned.byteLength, 0, 'handed over: nothing left to copy on this thread');
+  assert.equal(small.toString(), '[[3000, "pooled"]]', 'the pool is never handed over');
+  const last = (await client.query('select note from t where id = 2999')) as { rows: Array<{ note: string }> };
+  assert.equal(last.rows[0]!.note, `note 1999 ${'x'.repeat(40)}`);
+  await client.exec('delete from t where id >= 1000');
 });
 
 test('a transaction commits whole or rolls back whole; calls outside it wait their turn', async () => {

@@ -18,7 +18,8 @@ export interface Database {
   readonly db: Db;
   /**
    * Runs a statement prepared once by name (per connection) instead of parsed and planned on every call, for the
-   * hot statements (the request log's batch INSERT). Parameters go in the binary format (a Buffer as its bytes).
+   * hot statements (the request log's batch INSERT). Parameters go in the binary format (a Buffer as its bytes);
+   * on the embedded database a Buffer that owns its memory is handed over to the database's thread (empty afterwards).
    */
   execPrepared(statement: PreparedStatement, params: BinaryParameter[]): Promise<void>;
   ping(): Promise<void>;

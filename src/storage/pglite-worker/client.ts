@@ -91,6 +91,20 @@ export async function startPgliteWorker(start: WorkerStart): Promise<PgliteWorke
   return openWorker(start);
 }
 
+/**
+ * The parameters' memory this thread can hand over to the database's thread instead of copying it (a request-log
+ * batch: ~1-2 MB each): only a buffer that is a whole ArrayBuffer of its own, never a slice of Node's shared pool.
+ * A handed-over buffer is empty here afterwards (the caller builds each batch anew).
+ */
+function ownedBuffers(params: readonly BinaryParameter[]): ArrayBuffer[] {
+  const owned: ArrayBuffer[] = [];
+  for (const param of params) {
+    if (!(param instanceof Uint8Array) || !(param.buffer instanceof ArrayBuffer)) continue;
+    if (param.byteOffset === 0 && param.byteLength === param.buffer.byteLength && !owned.includes(param.buffer)) owned.push(param.buffer);
+  }
+  return owned;
+}
+
 async function openWorker(start: WorkerStart): Promise<PgliteWorkerClient> {
   const worker = startThread(start);
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
@@ -114,12 +128,12 @@ async function openWorker(start: WorkerStart): Promise<PgliteWorkerClient> {
   worker.on('error', failAll);
   worker.on('exit', (code) => failAll(new Error(`the embedded database thread exited (code ${code})`)));
 
-  const send = (request: Outgoing): Promise<unknown> => {
+  const send = (request: Outgoing, transfer: ArrayBuffer[] = []): Promise<unknown> => {
     if (failed) return Promise.reject(failed);
     const id = nextId++;
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
-      worker.postMessage({ ...request, id } as WorkerRequest);
+      worker.postMessage({ ...request, id } as WorkerRequest, transfer);
     });
   };
 
@@ -142,7 +156,8 @@ async function openWorker(start: WorkerStart): Promise<PgliteWorkerClient> {
     query: (sql, params, options) => exclusive(() => direct.query(sql, params, options)),
     exec: (sql) => exclusive(() => direct.exec(sql)),
     execPrepared: async (statement, params) => {
-      await exclusive(() => send({ op: 'prepared', name: statement.name, sql: statement.text, parameterTypes: statement.parameterTypes, params }));
+      const request = { op: 'prepared', name: statement.name, sql: statement.text, parameterTypes: statement.parameterTypes, params } as const;
+      await exclusive(() => send(request, ownedBuffers(params)));
     },
     transaction: (callback) =>
       exclusive(async () => {

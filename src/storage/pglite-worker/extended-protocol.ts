@@ -46,17 +46,37 @@ export function parseMessage(name: string, sql: string, parameterTypes: readonly
 
 export type BinaryParameter = Uint8Array | string | null;
 
-/** Bind (the unnamed portal, every parameter binary, results in text), Execute (all rows), then Sync. */
+/** Execute (the unnamed portal, all rows), then Sync: the same bytes after every Bind. */
+const EXECUTE_SYNC = Buffer.concat([message('E', [cString(''), int32(0)]), SYNC]);
+
+/**
+ * Bind (the unnamed portal, every parameter binary, results in text), Execute (all rows), then Sync, written into
+ * one buffer: a request-log batch's parameter (~1-2 MB) is copied once here, not once per message and again for the
+ * whole.
+ */
 export function bindExecuteMessage(name: string, parameters: readonly BinaryParameter[]): Buffer {
-  const values: Uint8Array[] = [];
-  for (const parameter of parameters) {
-    if (parameter === null) {
-      values.push(int32(-1));
-      continue;
+  const values = parameters.map((parameter) => (typeof parameter === 'string' ? Buffer.from(parameter, 'utf8') : parameter));
+  const nameBytes = Buffer.byteLength(name, 'utf8');
+  // after the type byte: the length, the unnamed portal's and the statement's names, one format code, the count
+  let bindLength = 4 + 1 + nameBytes + 1 + 2 + 2 + 2 + 2;
+  for (const value of values) bindLength += 4 + (value === null ? 0 : value.length);
+  const out = Buffer.allocUnsafe(1 + bindLength + EXECUTE_SYNC.length);
+  let at = out.write('B', 0, 'latin1');
+  at = out.writeInt32BE(bindLength, at);
+  at = out.writeUInt8(0, at); // the unnamed portal
+  at += out.write(name, at, 'utf8');
+  at = out.writeUInt8(0, at);
+  at = out.writeInt16BE(1, at); // one format code for every parameter: binary
+  at = out.writeInt16BE(1, at);
+  at = out.writeInt16BE(values.length, at);
+  for (const value of values) {
+    at = out.writeInt32BE(value === null ? -1 : value.length, at);
+    if (value !== null) {
+      out.set(value, at);
+      at += value.length;
     }
-    const bytes = typeof parameter === 'string' ? Buffer.from(parameter, 'utf8') : parameter;
-    values.push(int32(bytes.length), bytes);
   }
-  const bind = message('B', [cString(''), cString(name), int16(1), int16(1), int16(parameters.length), ...values, int16(0)]);
-  return Buffer.concat([bind, message('E', [cString(''), int32(0)]), SYNC]);
+  at = out.writeInt16BE(0, at); // results: every column in text
+  EXECUTE_SYNC.copy(out, at);
+  return out;
 }
