@@ -57,7 +57,8 @@ const EXECUTE_SYNC = Buffer.concat([message('E', [cString(''), int32(0)]), SYNC]
 export function bindExecuteMessage(name: string, parameters: readonly BinaryParameter[]): Buffer {
   const values = parameters.map((parameter) => (typeof parameter === 'string' ? Buffer.from(parameter, 'utf8') : parameter));
   const nameBytes = Buffer.byteLength(name, 'utf8');
-  // after the type byte: the length, the unnamed portal's and the statement's names, one format code, the count
+  // after the type byte: the length itself, the portal's empty name, the statement's name, one parameter format
+  // (its count and the code), the parameters' count, each parameter (its length, its bytes), the results' formats' count
   let bindLength = 4 + 1 + nameBytes + 1 + 2 + 2 + 2 + 2;
   for (const value of values) bindLength += 4 + (value === null ? 0 : value.length);
   const out = Buffer.allocUnsafe(1 + bindLength + EXECUTE_SYNC.length);
