@@ -5,8 +5,7 @@
  */
 import autocannon, { type Instance, type Result } from 'autocannon';
 import { BenchError, onBeforeStop, sleep } from './children.ts';
-import type { Mode, RunResult, TargetName } from './comparisons.ts';
-import { MODES } from './comparisons.ts';
+import { MODES, type Mode, type RunResult, type TargetName } from './comparisons.ts';
 import { mib, procCpuSeconds, RssSampler } from './proc-stats.ts';
 import { MOCK_REPLY, makeChatRequest } from './shared.ts';
 

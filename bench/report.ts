@@ -2,10 +2,11 @@
  * What `npm run bench` prints after its runs: every run, the gateway against the bare proxy and direct, and the
  * comparisons of one gateway configuration with another (policies, request log, workers).
  */
-import { loggingRatios, policyRatios, table, workerScaling, type RunResult } from './comparisons.ts';
+import { loggingRatios, policyRatios, type ratios, table, workerScaling, type RunResult } from './comparisons.ts';
 
-type Ratios = ReturnType<typeof import('./comparisons.ts').ratios>;
+type Ratios = ReturnType<typeof ratios>;
 
+/** Prints the tables after the runs; returns the comparisons for results.json. */
 export function printResults(runs: RunResult[], rat: Ratios, connections: readonly number[], workers: number) {
   console.log('\nresults (req/s = autocannon mean of per-second samples; latency is time to the full response):\n');
   console.log(
