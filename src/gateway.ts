@@ -17,7 +17,7 @@ import type { KvStore } from './kv/store.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { createBudgets, type Budgets } from './limits/budgets-service.ts';
 import { createRequestLogWriter, DISCARDING_WRITER, type RequestLogWriter } from './logging/request-log.ts';
-import { postgresLogStore, scheduleLogMaintenance } from './logging/log-store.ts';
+import { openPostgresLogStore, scheduleLogMaintenance } from './logging/log-store.ts';
 import { createProviderRegistry } from './providers/registry.ts';
 import { openDatabase, type Database } from './storage/database.ts';
 import { migrate } from './storage/migrate.ts';
@@ -79,7 +79,7 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
     const tokens = createJwtResolver({ db: database.db, verifier, envJwksUrl: config.jwksUrl, groupSync: scimSignIn(database.db, () => invalidation.invalidate()) });
     const invalidation = await createAuthInvalidation(kv, [keys, tokens]);
     const metrics = createMetrics({ collectDefaults: overrides.collectDefaultMetrics ?? false });
-    const logStore = postgresLogStore(database, { retentionDays: config.requestLog.retentionDays });
+    const logStore = await openPostgresLogStore(database, { retentionDays: config.requestLog.retentionDays });
     const logLogger = overrides.logger ?? pino({ level: 'silent' });
     // today's and the coming days' partitions exist before the first row is written; then hourly, with retention
     const logMaintenance = scheduleLogMaintenance(logStore, {

@@ -5,13 +5,14 @@
  */
 import type { Database } from '../storage/database.ts';
 import { dropLogPartitionsBefore, ensureLogPartitions } from '../storage/repositories/log-partitions.ts';
-import { insertSerialisedRequestLogs, serialiseRequestLogRow, type NewRequestLogRow, type SerialisedLogRow } from '../storage/repositories/request-logs.ts';
+import { openBinaryLogInsert, type EncodedLogRow } from '../storage/repositories/request-logs-binary.ts';
+import type { NewRequestLogRow } from '../storage/repositories/request-logs.ts';
 
 export interface LogStore {
-  /** the form a row waits in until its batch is written (for the PostgreSQL store: its JSON text) */
-  prepare(row: NewRequestLogRow): SerialisedLogRow;
+  /** the form a row waits in until its batch is written (for the PostgreSQL store: its binary record) */
+  prepare(row: NewRequestLogRow): EncodedLogRow;
   /** writes one batch (one statement); throws when the store cannot take it */
-  insert(rows: readonly SerialisedLogRow[]): Promise<void>;
+  insert(rows: readonly EncodedLogRow[]): Promise<void>;
   /** makes room for the coming days and drops what is past retention */
   maintain(now: Date): Promise<MaintenanceReport>;
 }
@@ -27,11 +28,13 @@ export interface MaintenanceReport {
 const DAYS_AHEAD = 3;
 const DAY_MS = 86_400_000;
 
-export function postgresLogStore(database: Pick<Database, 'db' | 'execPrepared'>, options: { retentionDays: number }): LogStore {
+/** The PostgreSQL (or PGlite) store; opening it makes the batch's row type if it is not there (request-logs-binary.ts). */
+export async function openPostgresLogStore(database: Pick<Database, 'db' | 'execPrepared'>, options: { retentionDays: number }): Promise<LogStore> {
   const { db } = database;
+  const batches = await openBinaryLogInsert(database);
   return {
-    prepare: serialiseRequestLogRow,
-    insert: (rows) => insertSerialisedRequestLogs(database, rows),
+    prepare: batches.encode,
+    insert: (rows) => batches.insert(rows),
     async maintain(now) {
       const today = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
       const skipped = await ensureLogPartitions(db, today, DAYS_AHEAD + 1);

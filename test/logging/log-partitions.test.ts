@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { postgresLogStore } from '../../src/logging/log-store.ts';
+import { openPostgresLogStore } from '../../src/logging/log-store.ts';
 import { openDatabase, type Database } from '../../src/storage/database.ts';
 import { migrate, rowsOf } from '../../src/storage/migrate.ts';
 import { listLogPartitions } from '../../src/storage/repositories/log-partitions.ts';
@@ -42,7 +42,7 @@ for (const backend of testBackends()) {
       await migrate(database.db);
       const db = database.db;
       const now = new Date('2030-03-10T12:00:00Z');
-      const store = postgresLogStore(database, { retentionDays: 2 });
+      const store = await openPostgresLogStore(database, { retentionDays: 2 });
       const first = await store.maintain(now);
       assert.deepEqual(first.skipped, []);
       const days = await listLogPartitions(db);
@@ -72,7 +72,7 @@ for (const backend of testBackends()) {
     test('a day whose rows already sit in the default partition is reported, not made', async () => {
       const when = new Date('2031-01-01T08:00:00Z');
       await insertRequestLogs(database.db, [row(10, when)]);
-      const report = await postgresLogStore(database, { retentionDays: 10_000 }).maintain(when);
+      const report = await (await openPostgresLogStore(database, { retentionDays: 10_000 })).maintain(when);
       assert.deepEqual(report.skipped, ['2031-01-01']);
       const count = rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from request_logs where trace_id = 't-10'`));
       assert.equal(count[0]!.n, 1, 'the row is still there');
