@@ -167,7 +167,7 @@ export function writeField(writer: BinaryWriter, type: BinaryType, value: unknow
       return writer.int64((ms - PG_EPOCH_MS) * 1000);
     }
     case 'int4': {
-      const number = typeof value === 'number' ? Math.round(value) : Number.NaN;
+      const number = typeof value === 'number' ? Math.round(value) : typeof value === 'string' && value.trim() !== '' ? Math.round(Number(value)) : Number.NaN;
       if (!Number.isFinite(number) || number > 2_147_483_647 || number < -2_147_483_648) return writer.int32(-1);
       writer.int32(4);
       return writer.int32(number);

@@ -55,6 +55,9 @@ describe('binary encoders, fixed bytes', () => {
     assert.equal(fieldHex('int4', 1.6), '00000004' + '00000002');
     assert.equal(fieldHex('int4', 2 ** 31), 'ffffffff');
     assert.equal(fieldHex('int4', Number.NaN), 'ffffffff');
+    assert.equal(fieldHex('int4', '12'), '00000004' + '0000000c', 'a number in text, as the text input took it');
+    assert.equal(fieldHex('int4', ''), 'ffffffff');
+    assert.equal(fieldHex('int4', 'x'), 'ffffffff');
     assert.equal(fieldHex('bool', true), '00000001' + '01');
     assert.equal(fieldHex('text', 'é'), '00000002' + 'c3a9');
     assert.equal(fieldHex('text', ''), '00000000');
