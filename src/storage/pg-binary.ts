@@ -19,6 +19,10 @@ export const TYPE_OIDS: Readonly<Record<BinaryType, number>> = { uuid: 2950, tim
 const PG_EPOCH_MS = Date.UTC(2000, 0, 1);
 const TWO_32 = 2 ** 32;
 const UUID_DASHES = [8, 13, 18, 23];
+/** where each of a uuid's 16 bytes starts in its text */
+const UUID_HEX_AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
+/** texts up to this many UTF-16 units are written by a loop when they are ASCII */
+const SHORT_TEXT = 64;
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 /**
@@ -44,22 +48,36 @@ export class BinaryWriter {
     this.buffer = grown;
   }
 
+  // the integers are stored byte by byte: Buffer's writeInt32BE checks its arguments on every call, ~100 of them a row
   int16(value: number): void {
     this.ensure(2);
-    this.at = this.buffer.writeInt16BE(value, this.at);
+    const buffer = this.buffer;
+    buffer[this.at] = value >>> 8;
+    buffer[this.at + 1] = value;
+    this.at += 2;
   }
 
   int32(value: number): void {
     this.ensure(4);
-    this.at = this.buffer.writeInt32BE(value, this.at);
+    this.put32(this.at, value);
+    this.at += 4;
+  }
+
+  private put32(at: number, value: number): void {
+    const buffer = this.buffer;
+    buffer[at] = value >>> 24;
+    buffer[at + 1] = value >>> 16;
+    buffer[at + 2] = value >>> 8;
+    buffer[at + 3] = value;
   }
 
   /** a signed 64-bit integer given as a double (exact up to 2^53) */
   int64(value: number): void {
     this.ensure(8);
     const high = Math.floor(value / TWO_32);
-    this.at = this.buffer.writeInt32BE(high, this.at);
-    this.at = this.buffer.writeUInt32BE(value - high * TWO_32, this.at);
+    this.put32(this.at, high);
+    this.put32(this.at + 4, value - high * TWO_32);
+    this.at += 8;
   }
 
   byte(value: number): void {
@@ -70,7 +88,21 @@ export class BinaryWriter {
   utf8(text: string): void {
     // a UTF-16 unit is at most 3 bytes of UTF-8 (a surrogate pair, 2 units, is 4)
     this.ensure(text.length * 3);
+    if (text.length <= SHORT_TEXT && this.ascii(text)) return;
     this.at += this.buffer.write(text, this.at, 'utf8');
+  }
+
+  /** a short ASCII text byte by byte (a call into Buffer.write costs more than the loop); false if it is not ASCII */
+  private ascii(text: string): boolean {
+    const buffer = this.buffer;
+    const at = this.at;
+    for (let index = 0; index < text.length; index += 1) {
+      const code = text.charCodeAt(index);
+      if (code > 0x7f) return false;
+      buffer[at + index] = code;
+    }
+    this.at += text.length;
+    return true;
   }
 
   bytes(bytes: Uint8Array): void {
@@ -86,12 +118,15 @@ export class BinaryWriter {
   }
 
   endLength(start: number): void {
-    this.buffer.writeInt32BE(this.at - start, start - 4);
+    this.put32(start - 4, this.at - start);
   }
 
   /** what was written since `from`, copied into a buffer of its own size */
   copy(from = 0): Buffer {
-    return Buffer.from(this.buffer.subarray(from, this.at));
+    // allocUnsafe: not zero-filled first (Buffer.from zero-fills a copy past Buffer.poolSize / 2)
+    const out = Buffer.allocUnsafe(this.at - from);
+    this.buffer.copy(out, 0, from, this.at);
+    return out;
   }
 }
 
@@ -106,13 +141,12 @@ export function uuidBytes(text: string): Uint8Array | null {
   if (text.length !== 36) return null;
   for (const dash of UUID_DASHES) if (text.charCodeAt(dash) !== 45) return null;
   const bytes = new Uint8Array(16);
-  let at = 0;
-  for (let index = 0; index < 36; index += 2) {
-    if (UUID_DASHES.includes(index)) index += 1;
-    const high = hexValue(text.charCodeAt(index));
-    const low = hexValue(text.charCodeAt(index + 1));
+  for (let byte = 0; byte < 16; byte += 1) {
+    const at = UUID_HEX_AT[byte]!;
+    const high = hexValue(text.charCodeAt(at));
+    const low = hexValue(text.charCodeAt(at + 1));
     if (high < 0 || low < 0) return null;
-    bytes[at++] = (high << 4) | low;
+    bytes[byte] = (high << 4) | low;
   }
   return bytes;
 }

@@ -69,6 +69,17 @@ for (const backend of testBackends()) {
       assert.deepEqual(hours.map((entry) => entry.hour), ['2030-03-11T12']);
     });
 
+    test("the bodies are compressed with lz4 where PostgreSQL has it (every partition, later ones too); PGlite keeps pglz", async () => {
+      await (await openPostgresLogStore(database, { retentionDays: 10_000 })).maintain(new Date('2032-06-01T00:00:00Z'));
+      const settings = rowsOf<{ table: string; compression: string }>(
+        await database.db.execute(sql`select c.relname as table, a.attcompression::text as compression from pg_attribute a join pg_class c on c.oid = a.attrelid
+          where a.attname in ('request_body', 'response_body') and (c.relname = 'request_logs' or c.oid in (select inhrelid from pg_inherits where inhparent = 'request_logs'::regclass))`),
+      );
+      assert.ok(settings.some((entry) => entry.table === 'request_logs_p20320601'), 'a partition made after the migration is there');
+      const expected = backend.name === 'pglite' ? '' : 'l';
+      for (const entry of settings) assert.equal(entry.compression, expected, `${entry.table}: ${JSON.stringify(entry.compression)}`);
+    });
+
     test('a day whose rows already sit in the default partition is reported, not made', async () => {
       const when = new Date('2031-01-01T08:00:00Z');
       await insertRequestLogs(database.db, [row(10, when)]);
