@@ -6,7 +6,8 @@
  * function (docs/performance.md: ~22% of the embedded database's time a row, ~45% of PostgreSQL's).
  *
  * A value its column's type cannot hold (a malformed uuid, an integer out of int4's range, a number that is not
- * finite) is written as NULL, so a row is never refused for it. Formats: the `*_send` functions of PostgreSQL's
+ * finite) is written as NULL, and a NUL character (which neither text nor jsonb can hold) as U+FFFD, so a row is
+ * never refused for it. Formats: the `*_send` functions of PostgreSQL's
  * sources (uuid.c, timestamp.c, varlena.c, int.c, bool.c, numeric.c, jsonb.c, rowtypes.c, arrayfuncs.c).
  */
 
@@ -176,6 +177,14 @@ export function numericParts(value: string | number): { digits: number[]; weight
   return { digits, weight, negative: sign === '-', scale: fraction.length };
 }
 
+/** PostgreSQL's text cannot hold NUL (a whole batch would be refused for it): U+FFFD takes its place. */
+function withoutNul(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
+}
+
+/** `\u0000` in JSON text, after an even number of backslashes (so itself an escape, not escaped text) */
+const ESCAPED_NUL = /(?<!\\)((?:\\\\)*)\\u0000/g;
+
 /**
  * Writes `value` as a field of `type` (its length, then its bytes); null or a value the type cannot hold as NULL
  * (length -1).
@@ -185,7 +194,7 @@ export function writeField(writer: BinaryWriter, type: BinaryType, value: unknow
   switch (type) {
     case 'text': {
       const start = writer.startLength();
-      writer.utf8(typeof value === 'string' ? value : String(value));
+      writer.utf8(withoutNul(typeof value === 'string' ? value : String(value)));
       return writer.endLength(start);
     }
     case 'uuid': {
@@ -221,8 +230,10 @@ export function writeField(writer: BinaryWriter, type: BinaryType, value: unknow
       return;
     }
     case 'jsonb': {
-      const json = JSON.stringify(value);
-      if (json === undefined) return writer.int32(-1);
+      const stringified = JSON.stringify(value);
+      if (stringified === undefined) return writer.int32(-1);
+      // jsonb refuses the escape \u0000 (a NUL JSON.stringify wrote), not an escaped backslash before "u0000"
+      const json = stringified.includes('\\u0000') ? stringified.replace(ESCAPED_NUL, '$1\\ufffd') : stringified;
       const start = writer.startLength();
       writer.byte(1); // jsonb's binary format version
       writer.utf8(json);

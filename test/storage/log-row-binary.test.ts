@@ -67,6 +67,13 @@ describe('binary encoders, fixed bytes', () => {
     assert.equal(fieldHex('text', null), 'ffffffff');
   });
 
+  test('a NUL character, which PostgreSQL cannot store, becomes U+FFFD; an escaped backslash before "u0000" is left alone', () => {
+    assert.equal(fieldHex('text', 'a\u0000b'), '00000005' + '61efbfbd62');
+    const json = Buffer.from(fieldHex('jsonb', { m: 'a\u0000b', literal: '\\u0000', both: '\\\u0000' }).slice(10), 'hex').toString();
+    assert.equal(json, JSON.stringify({ m: 'a\uFFFDb', literal: '\\u0000', both: '\\\uFFFD' }).replaceAll('\uFFFD', '\\ufffd'));
+    assert.deepEqual(JSON.parse(json), { m: 'a\uFFFDb', literal: '\\u0000', both: '\\\uFFFD' });
+  });
+
   test('the writer grows past its first size and keeps what it wrote', () => {
     const text = 'ab☃'.repeat(10_000);
     assert.equal(fieldHex('text', text).slice(8), Buffer.from(text).toString('hex'));
@@ -205,6 +212,18 @@ for (const backend of testBackends()) {
         await database.db.execute(sql.raw(`select config_id, prompt_tokens, cost, stream_mode, bodies_truncated, attempts::text as attempts, model from request_logs where id = '${id}'`)),
       );
       assert.deepEqual({ ...stored }, { config_id: null, prompt_tokens: null, cost: null, stream_mode: false, bodies_truncated: false, attempts: '[]', model: 'gpt-4o-mini' });
+    });
+
+    test('a row with a NUL character in its bodies or error is stored, the NUL as U+FFFD', async () => {
+      const store = await openPostgresLogStore(database, { retentionDays: 30 });
+      const id = '00000000-0000-4000-8000-0000000000f1';
+      const row = { ...fullRow(id), responseBody: 'RIFF\u0000\u0000audio', error: { message: 'bad\u0000byte', literal: '\\u0000' } };
+      await store.insert([store.prepare(row)]);
+      const [stored] = rowsOf<{ response_body: string; error: Record<string, string> }>(
+        await database.db.execute(sql.raw(`select response_body, error from request_logs where id = '${id}'`)),
+      );
+      assert.equal(stored!.response_body, 'RIFF\uFFFD\uFFFDaudio');
+      assert.deepEqual(stored!.error, { message: 'bad\uFFFDbyte', literal: '\\u0000' });
     });
 
     test('nodes opening the store together share one row type', async () => {
