@@ -74,6 +74,18 @@ describe('binary encoders, fixed bytes', () => {
     assert.deepEqual(JSON.parse(json), { m: 'a\uFFFDb', literal: '\\u0000', both: '\\\uFFFD' });
   });
 
+  test('records copied out keep their bytes while later ones are written (shared slabs, a large record on its own)', () => {
+    const writer = new BinaryWriter();
+    const texts = Array.from({ length: 300 }, (_, index) => String.fromCharCode(97 + (index % 26)).repeat(index % 7 === 0 ? 70_000 : 1 + ((index * 997) % 6000)));
+    const copies = texts.map((text) => {
+      writer.reset();
+      writeField(writer, 'text', text);
+      return writer.copy();
+    });
+    copies.forEach((copy, index) => assert.equal(copy.subarray(4).toString(), texts[index], `record ${index}`));
+    assert.ok(new Set(copies.map((copy) => copy.buffer)).size < copies.length / 4, 'small records share their slabs');
+  });
+
   test('the writer grows past its first size and keeps what it wrote', () => {
     const text = 'ab☃'.repeat(10_000);
     assert.equal(fieldHex('text', text).slice(8), Buffer.from(text).toString('hex'));
