@@ -7,8 +7,9 @@
  *
  * A value its column's type cannot hold (a malformed uuid, an integer out of int4's range, a number that is not
  * finite) is written as NULL, and a NUL character (which neither text nor jsonb can hold) as U+FFFD, so a row is
- * never refused for it. Formats: the `*_send` functions of PostgreSQL's
- * sources (uuid.c, timestamp.c, varlena.c, int.c, bool.c, numeric.c, jsonb.c, rowtypes.c, arrayfuncs.c).
+ * never refused for it. The formats are those of the `*_send` functions in PostgreSQL's sources (uuid.c,
+ * timestamp.c, varlena.c, int.c, bool.c, numeric.c, jsonb.c, rowtypes.c, arrayfuncs.c); the tests compare the bytes
+ * with what the database's own functions send.
  */
 
 export type BinaryType = 'uuid' | 'timestamptz' | 'text' | 'int4' | 'bool' | 'numeric' | 'jsonb';
