@@ -245,5 +245,15 @@ for (const backend of testBackends()) {
       const [count] = rowsOf<{ n: number | string }>(await database.db.execute(sql.raw(`select count(*) as n from request_logs where id = '${id}'`)));
       assert.equal(Number(count!.n), 1);
     });
+
+    // last: it changes the table
+    test("a node keeps writing after a newer node's migration adds a column (the added column takes its default)", async () => {
+      const store = await openPostgresLogStore(database, { retentionDays: 30 });
+      await database.db.execute(sql.raw(`alter table request_logs add column added_later text not null default 'later'`));
+      const id = '00000000-0000-4000-8000-0000000000ad';
+      await store.insert([store.prepare(fullRow(id))]);
+      const [stored] = rowsOf<{ added_later: string; model: string }>(await database.db.execute(sql.raw(`select added_later, model from request_logs where id = '${id}'`)));
+      assert.deepEqual({ ...stored }, { added_later: 'later', model: 'gpt-4o-mini' });
+    });
   });
 }
