@@ -27,10 +27,11 @@ function serialize(error: unknown): SerializedError {
 const identity = (value: unknown) => value;
 
 /**
- * A json parameter given as bytes (the request log's batch: its rows' JSON text, already UTF-8) goes to PostgreSQL
- * as they are, in the binary format (json's is its text). PGlite's own serializer would JSON.stringify a Uint8Array,
- * and a string parameter costs two JavaScript loops over every character to measure its UTF-8 length, then the
- * encoding: ~15-20 µs of this thread's CPU a logged row (docs/performance.md).
+ * A json parameter given as bytes (request-log rows as JSON from the occasional writers, insertRequestLogs: already
+ * UTF-8) goes to PostgreSQL as they are, in the binary format (json's is its text). PGlite's own serializer would
+ * JSON.stringify a Uint8Array, and a string parameter costs two JavaScript loops over every character to measure its
+ * UTF-8 length, then the encoding (docs/performance.md). The writer's batches are binary records and do not come
+ * this way (execPrepared).
  */
 const defaultJson = types.serializers[types.JSON];
 // PGlite's types say a serializer returns a string; its Bind message takes any ArrayBuffer view as binary

@@ -1,4 +1,7 @@
-/** The request log (one row per inference request): batched inserts from the writer, reads for tests and admin. */
+/**
+ * The request log (one row per inference request): its columns, the batch INSERT with the rollups (the writer's rows
+ * come as binary records, request-logs-binary.ts; occasional writers' as JSON, here), reads for tests and admin.
+ */
 import { and, asc, count, desc, eq, getTableColumns, getTableName, gte, is, lte, sql, SQL } from 'drizzle-orm';
 import type { Db } from '../database.ts';
 import { requestLogs } from '../schema.ts';
