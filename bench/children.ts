@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onCpus, type CpuRole } from './cpu-pinning.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BENCH_DIR = fileURLToPath(new URL('.', import.meta.url));
@@ -89,11 +90,15 @@ function installHandlers(): void {
   process.on('SIGTERM', () => onSignal('SIGTERM', 143));
 }
 
-/** Spawns a child in a process group of its own, tracked until the harness ends. */
-export function spawnChild(name: string, command: string, args: string[], options: SpawnOptions & { logFile?: string }): Child {
+/**
+ * Spawns a child in a process group of its own, tracked until the harness ends, on the CPUs of its role
+ * (cpu-pinning.ts): `measured` for the processes whose figures are taken, `load` for the mock.
+ */
+export function spawnChild(name: string, command: string, args: string[], options: SpawnOptions & { logFile?: string; cpus: CpuRole }): Child {
   installHandlers();
-  const { logFile, ...spawnOptions } = options;
-  const proc = spawn(command, args, { ...spawnOptions, detached: true });
+  const { logFile, cpus, ...spawnOptions } = options;
+  const line = onCpus(cpus, command, args);
+  const proc = spawn(line.command, line.args, { ...spawnOptions, detached: true });
   const exited = new Promise<void>((resolve) => {
     proc.once('exit', () => resolve());
     proc.once('error', () => resolve());
@@ -105,8 +110,9 @@ export function spawnChild(name: string, command: string, args: string[], option
 }
 
 /** Spawns one of the bench/*.ts helpers and waits for the {"port":N} line it prints once listening (bounded: 30 s). */
-export function startHelper(name: string, script: string, args: string[] = []): Promise<Child & { port: number }> {
+export function startHelper(name: string, script: string, args: string[] = [], cpus: CpuRole = 'load'): Promise<Child & { port: number }> {
   const child = spawnChild(name, process.execPath, ['--import', 'tsx', path.join(BENCH_DIR, script), ...args], {
+    cpus,
     cwd: ROOT,
     env: { ...process.env, BENCH_EXIT_ON_STDIN_END: '1' },
     stdio: ['pipe', 'pipe', 'inherit'],

@@ -63,6 +63,7 @@ export async function startGateway(name: string, adminKey: string, extraEnv: Rec
   const logFile = path.join(OUT_DIR, `${name}.log`);
   const logFd = fs.openSync(logFile, 'w');
   const child = spawnChild(name, process.execPath, [...startFlags(), ensureBuilt()], {
+    cpus: 'measured',
     cwd: ROOT,
     env: gatewayEnv(port, dataDir, adminKey, { GATEWAY_CUSTOM_HOST_ALLOWLIST: '127.0.0.1', ...extraEnv }),
     stdio: ['ignore', logFd, logFd],

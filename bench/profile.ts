@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { ensureBuilt, ROOT, startFlags } from './build.ts';
+import { cpuPlan } from './cpu-pinning.ts';
 import { benchPolicies } from './policies.ts';
 import { makeChatRequest } from './shared.ts';
 import { benchHeaders, cpuMs, startCompiled, startMock } from './startup.ts';
@@ -142,6 +143,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(OUT, { recursive: true });
   const profiler = OFF ? [] : HEAP ? ['--import', path.join(ROOT, 'bench', 'heap-sampler.mjs')] : ['--cpu-prof', `--cpu-prof-dir=${OUT}`];
   process.env.BENCH_NODE_FLAGS = [...startFlags(), ...profiler].join(' ');
+  console.log(`CPU pinning: ${cpuPlan().why}`);
   const mock = await startMock();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-profile-'));
   const spawnedAt = performance.now();

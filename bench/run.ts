@@ -20,6 +20,8 @@
  *                       GATEWAY_REQUEST_LOG=off, against which the `gateway` (full request log, bodies included)
  *                       is compared in the "request log" section
  *   BENCH_NODE_FLAGS    node/V8 flags for the gateway processes instead of `npm start`'s ("" for V8's defaults)
+ *   BENCH_PIN           auto (default: on a machine of 4 CPUs or more, the load generator and the mock on the first
+ *                       CPUs, the processes measured on the others; bench/cpu-pinning.ts), on (from 2 CPUs), off
  *   BENCH_WORKERS       server processes of the `gateway-workers` target (GATEWAY_WORKERS; default: the number of
  *                       cores; 1 skips it), compared with the one-process `gateway` in the "workers" section
  * Its parts: children.ts (every child in a process group of its own, stopped by it whatever ends the run),
@@ -32,6 +34,7 @@ import path from 'node:path';
 import { ROOT, startFlags } from './build.ts';
 import { BenchError, sleep, startHelper, stopAll } from './children.ts';
 import { MODES, ratios, table, type RunResult } from './comparisons.ts';
+import { cpuPlan } from './cpu-pinning.ts';
 import { OUT_DIR, startGateway } from './gateways.ts';
 import { addedLatency, measureLatency, type LatencyTarget } from './latency.ts';
 import { BODIES, measure, smokeCheck, type Target } from './measure.ts';
@@ -95,11 +98,12 @@ async function main(): Promise<void> {
     `bench: ${os.cpus().length} CPUs, node ${process.version}; ${runsTotal} runs of ${WARMUP} s warm-up + ${DURATION} s ` +
       `measured (~${Math.ceil((runsTotal * (WARMUP + DURATION + 0.5)) / 60)} min)`,
   );
+  console.log(`CPU pinning: ${cpuPlan().why}`);
   console.log(`request body: ${Buffer.byteLength(BODIES['non-stream'])} bytes\n`);
 
   const mock = await startHelper('mock-upstream', 'mock-upstream.ts');
   const mockOrigin = `http://127.0.0.1:${mock.port}`;
-  const bare = await startHelper('bare-proxy', 'bare-proxy.ts', [mockOrigin]);
+  const bare = await startHelper('bare-proxy', 'bare-proxy.ts', [mockOrigin], 'measured');
   console.log(`mock upstream  pid ${mock.pid}  ${mockOrigin}`);
   console.log(`bare proxy     pid ${bare.pid}  http://127.0.0.1:${bare.port}`);
 
@@ -247,6 +251,7 @@ async function main(): Promise<void> {
       durationSec: DURATION,
       warmupSec: WARMUP,
       connections: [...CONNECTIONS],
+      cpuPinning: cpuPlan().plan,
       pipelining: 1,
       loadGenerator: 'autocannon (programmatic API) in the orchestrator process; targets are separate child processes',
       requestsPerSec: "autocannon's mean of per-second samples over the measured run",

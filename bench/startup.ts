@@ -43,8 +43,10 @@ export async function startCompiled(dataDir: string, env: Record<string, string>
   const started = performance.now();
   // as `npm start` runs it; BENCH_NODE_FLAGS instead: other node/V8 flags to try ("" for V8's defaults)
   const gateway = spawnChild('gateway', process.execPath, [...startFlags(), main], {
+    cpus: 'measured',
     cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    // BENCH_GATEWAY_STDOUT: a file for the gateway's stdout (V8's --trace-gc lines, with BENCH_NODE_FLAGS)
+    stdio: ['ignore', process.env.BENCH_GATEWAY_STDOUT ? fs.openSync(process.env.BENCH_GATEWAY_STDOUT, 'w') : 'ignore', 'pipe'],
     env: gatewayEnv(port, dataDir, 'startup-bench-admin-key-0123456789', env),
   });
   const child = gateway.proc;
