@@ -95,6 +95,7 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
       ? createRequestLogWriter({
           prepare: (row) => logStore.prepare(row),
           insert: (rows) => logStore.insert(rows),
+          release: (rows) => logStore.release(rows),
           logger: logLogger,
           dropped: metrics.requestLogDropped,
           maxQueue: config.requestLog.bufferRows,

@@ -13,6 +13,8 @@ export interface LogStore {
   prepare(row: NewRequestLogRow): EncodedLogRow;
   /** writes one batch (one statement); throws when the store cannot take it */
   insert(rows: readonly EncodedLogRow[]): Promise<void>;
+  /** rows that will not be read again, written or dropped: the store may reuse their memory */
+  release(rows: readonly EncodedLogRow[]): void;
   /** makes room for the coming days and drops what is past retention */
   maintain(now: Date): Promise<MaintenanceReport>;
 }
@@ -35,6 +37,7 @@ export async function openPostgresLogStore(database: Pick<Database, 'db' | 'exec
   return {
     prepare: batches.encode,
     insert: (rows) => batches.insert(rows),
+    release: (rows) => batches.release(rows),
     async maintain(now) {
       const today = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
       const skipped = await ensureLogPartitions(db, today, DAYS_AHEAD + 1);

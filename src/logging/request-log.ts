@@ -9,6 +9,8 @@
  * growing delay: rows wait in memory, within the bound, until the database is back. A batch the database refuses
  * for its data is written row by row, and only the rows it refuses are dropped. `close()` writes whatever is
  * queued (retrying for up to `closeTimeoutMs` while the database is away), so a clean shutdown loses nothing.
+ * Every row leaves through `release` exactly once (written, refused, dropped or left at close), after the last
+ * statement that carried it has settled.
  */
 import type { NewRequestLogRow } from '../storage/repositories/request-logs.ts';
 
@@ -28,6 +30,11 @@ export interface RequestLogDeps<Queued = NewRequestLogRow> {
   prepare?: (row: NewRequestLogRow) => Queued;
   /** writes one batch with one INSERT (storage/repositories/request-logs.ts) */
   insert: (rows: readonly Queued[]) => Promise<void>;
+  /**
+   * rows leaving the writer for good (written, refused or dropped), each once, after their last `insert` has
+   * settled: the store reuses their memory (storage/record-slabs.ts)
+   */
+  release?: (rows: readonly Queued[]) => void;
   logger: { error(details: Record<string, unknown>, message: string): void };
   /** counts dropped rows (gateway_request_log_dropped_total) */
   dropped?: { inc(labels: { reason: DropReason }, value: number): void };
@@ -84,33 +91,32 @@ class RingQueue<T> {
     this.items = new Array<T | undefined>(capacity);
   }
 
-  /** adds an item; true when the oldest one was dropped to make room */
-  push(item: T): boolean {
+  /** adds an item; returns the oldest one when it was dropped to make room */
+  push(item: T): T | undefined {
     if (this.size === this.capacity) {
+      const dropped = this.items[this.head];
       this.items[this.head] = item;
       this.head = (this.head + 1) % this.capacity;
-      return true;
+      return dropped;
     }
     this.items[(this.head + this.size) % this.capacity] = item;
     this.size += 1;
-    return false;
+    return undefined;
   }
 
-  /** puts taken items back at the head, as many as there is room for; returns how many did not fit (the oldest) */
-  putBack(items: readonly T[]): number {
+  /** puts taken items back at the head, as many as there is room for; returns those that did not fit (the oldest) */
+  putBack(items: readonly T[]): T[] {
     const room = Math.min(items.length, this.capacity - this.size);
     for (let index = items.length - 1; index >= items.length - room; index -= 1) {
       this.head = (this.head - 1 + this.capacity) % this.capacity;
       this.items[this.head] = items[index];
       this.size += 1;
     }
-    return items.length - room;
+    return items.slice(0, items.length - room);
   }
 
-  clear(): number {
-    const count = this.size;
-    this.take(count);
-    return count;
+  clear(): T[] {
+    return this.take(this.size);
   }
 
   take(limit: number): T[] {
@@ -159,6 +165,7 @@ export const DISCARDING_WRITER: RequestLogWriter = {
 
 export function createRequestLogWriter<Queued = NewRequestLogRow>(deps: RequestLogDeps<Queued>): RequestLogWriter {
   const prepare = deps.prepare ?? ((row: NewRequestLogRow) => row as Queued);
+  const release = deps.release ?? (() => {});
   const batchSize = deps.batchSize ?? 200;
   const intervalMs = deps.flushIntervalMs ?? 1_000;
   const retryMs = deps.retryMs ?? 250;
@@ -225,6 +232,7 @@ export function createRequestLogWriter<Queued = NewRequestLogRow>(deps: RequestL
     } else if (!isAlreadyStored(error)) {
       failed = 1;
     }
+    release(batch);
     if (failed === 0) return;
     drop('write_failed', failed);
     deps.logger.error({ err: last, rows: failed }, 'request log: rows refused by the database were dropped');
@@ -232,7 +240,9 @@ export function createRequestLogWriter<Queued = NewRequestLogRow>(deps: RequestL
 
   /** The database could not take a batch: it goes back to the head of the queue, and a retry is scheduled. */
   function hold(batch: Queued[], error: unknown): void {
-    drop('queue_full', queue.putBack(batch));
+    const overflow = queue.putBack(batch);
+    release(overflow);
+    drop('queue_full', overflow.length);
     if (outageDelay === 0) {
       outageStarted = now();
       deps.logger.error({ err: error, held: queue.size }, 'request log: the database is unavailable; rows are held in memory and retried');
@@ -255,6 +265,7 @@ export function createRequestLogWriter<Queued = NewRequestLogRow>(deps: RequestL
       if (batch.length === 0) return;
       try {
         await deps.insert(batch);
+        release(batch);
         recovered();
       } catch (error) {
         if (!isDataError(error)) {
@@ -290,7 +301,11 @@ export function createRequestLogWriter<Queued = NewRequestLogRow>(deps: RequestL
         drop('closed', 1);
         return;
       }
-      if (queue.push(prepare(row))) drop('queue_full', 1);
+      const dropped = queue.push(prepare(row));
+      if (dropped !== undefined) {
+        release([dropped]);
+        drop('queue_full', 1);
+      }
       // while the database is away the retry timer is armed: writes only queue
       if (flushing || outageDelay > 0) return;
       // a full batch goes out on the next turn of the event loop, not inside the request's own callback
@@ -309,9 +324,10 @@ export function createRequestLogWriter<Queued = NewRequestLogRow>(deps: RequestL
       }
       disarm();
       const left = queue.clear();
-      if (left > 0) {
-        drop('closed', left);
-        deps.logger.error({ rows: left }, 'request log: the database stayed unavailable at shutdown; held rows were dropped');
+      release(left);
+      if (left.length > 0) {
+        drop('closed', left.length);
+        deps.logger.error({ rows: left.length }, 'request log: the database stayed unavailable at shutdown; held rows were dropped');
       }
     },
     get pending() {

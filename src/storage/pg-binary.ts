@@ -12,6 +12,8 @@
  * with what the database's own functions send.
  */
 
+import { RecordSlabs } from './record-slabs.ts';
+
 export type BinaryType = 'uuid' | 'timestamptz' | 'text' | 'int4' | 'bool' | 'numeric' | 'jsonb';
 
 /** Each type's OID (pg_type.oid: fixed for the built-in types). */
@@ -25,8 +27,6 @@ const UUID_DASHES = [8, 13, 18, 23];
 const UUID_HEX_AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 /** texts up to this many UTF-16 units are written by a loop when they are ASCII */
 const SHORT_TEXT = 64;
-/** the size of the slabs records are copied into */
-const SLAB_BYTES = 256 * 1024;
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 /**
@@ -36,10 +36,12 @@ const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 export class BinaryWriter {
   private buffer: Buffer;
   at = 0;
-  private slab: Buffer | undefined;
-  private slabAt = 0;
 
-  constructor(initialBytes = 16 * 1024) {
+  /** @param slabs where records are copied out to (record-slabs.ts) */
+  constructor(
+    initialBytes = 16 * 1024,
+    readonly slabs = new RecordSlabs(),
+  ) {
     this.buffer = Buffer.allocUnsafe(initialBytes);
   }
 
@@ -128,24 +130,11 @@ export class BinaryWriter {
   }
 
   /**
-   * What was written since `from`, copied out. Records are copied into a slab shared by many (its bytes freed when
-   * the last of them is collected): a buffer of its own for each 5 KB record cost ~3.4 µs to allocate, a slice ~0.1.
-   * A record over a quarter of the slab gets a buffer of its own.
+   * What was written since `from`, copied out into a slab shared by many records (a buffer of its own for each 5 KB
+   * record cost ~3.4 µs to allocate, a slice ~0.1), reused once its records are released (`slabs.release`).
    */
   copy(from = 0): Buffer {
-    const length = this.at - from;
-    let out: Buffer;
-    if (length > SLAB_BYTES / 4) out = Buffer.allocUnsafeSlow(length);
-    else {
-      if (this.slab === undefined || this.slabAt + length > SLAB_BYTES) {
-        this.slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
-        this.slabAt = 0;
-      }
-      out = this.slab.subarray(this.slabAt, this.slabAt + length);
-      this.slabAt += (length + 7) & ~7; // the next record 8-byte aligned
-    }
-    this.buffer.copy(out, 0, from, this.at);
-    return out;
+    return this.slabs.copy(this.buffer, from, this.at);
   }
 }
 

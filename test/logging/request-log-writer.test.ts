@@ -243,3 +243,65 @@ test('one INSERT at a time: a flush during a flush waits for it, and rows queued
   assert.deepEqual(written, ['trace-1', 'trace-2']);
   assert.equal(most, 1);
 });
+
+test('every row is released once, after the last statement that carried it settled: written, refused, dropped or left at close', async () => {
+  const released = new Map<string, number>();
+  const inFlight = new Set<string>();
+  let down = true;
+  let gate: Promise<void> | undefined;
+  const { writer, drops } = harness({
+    batchSize: 2,
+    maxQueue: 4,
+    closeTimeoutMs: 0,
+    insert: async (rows) => {
+      const ids = rows.map((entry) => entry.traceId);
+      for (const id of ids) inFlight.add(id);
+      try {
+        if (gate) await gate;
+        if (down) throw new Error('connect ECONNREFUSED');
+        if (ids.includes('trace-8')) throw Object.assign(new Error('invalid input syntax'), { code: '22P02' });
+      } finally {
+        for (const id of ids) inFlight.delete(id);
+      }
+    },
+    release: (rows) => {
+      for (const entry of rows) {
+        assert.ok(!inFlight.has(entry.traceId), `${entry.traceId} released while a statement carrying it runs`);
+        released.set(entry.traceId, (released.get(entry.traceId) ?? 0) + 1);
+      }
+    },
+  });
+  const releasedIds = () => [...released.keys()].sort((a, b) => Number(a.slice(6)) - Number(b.slice(6)));
+
+  writer.write(row(1));
+  writer.write(row(2));
+  await writer.flush();
+  assert.deepEqual(releasedIds(), [], 'rows held during an outage are not released');
+  for (let n = 3; n <= 7; n += 1) writer.write(row(n));
+  assert.deepEqual(releasedIds(), ['trace-1', 'trace-2', 'trace-3'], 'the oldest rows, dropped for a full queue');
+
+  // a batch that fails while the queue fills up: no room to put it back
+  let open!: () => void;
+  gate = new Promise<void>((resolve) => (open = resolve));
+  const flushing = writer.flush();
+  await settle();
+  writer.write(row(8));
+  writer.write(row(9));
+  open();
+  gate = undefined;
+  await flushing;
+  assert.deepEqual(releasedIds(), ['trace-1', 'trace-2', 'trace-3', 'trace-4', 'trace-5'], 'the batch that did not fit back');
+
+  down = false;
+  await writer.flush();
+  assert.deepEqual(releasedIds(), ['trace-1', 'trace-2', 'trace-3', 'trace-4', 'trace-5', 'trace-6', 'trace-7', 'trace-8', 'trace-9'], 'written, and refused row by row');
+  assert.equal(drops.get('write_failed'), 1);
+
+  down = true;
+  writer.write(row(10));
+  writer.write(row(11));
+  await writer.close();
+  assert.equal(drops.get('closed'), 2);
+  assert.equal(released.size, 11);
+  assert.ok([...released.values()].every((count) => count === 1), `each once: ${JSON.stringify([...released])}`);
+});

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { openPostgresLogStore } from '../../src/logging/log-store.ts';
+import { createRequestLogWriter } from '../../src/logging/request-log.ts';
 import { openDatabase, type Database } from '../../src/storage/database.ts';
 import { migrate, rowsOf } from '../../src/storage/migrate.ts';
 import { BinaryWriter, numericParts, uuidBytes, writeField, type BinaryType } from '../../src/storage/pg-binary.ts';
@@ -244,6 +245,38 @@ for (const backend of testBackends()) {
       await opened[2]!.insert([opened[0]!.encode(fullRow(id))]);
       const [count] = rowsOf<{ n: number | string }>(await database.db.execute(sql.raw(`select count(*) as n from request_logs where id = '${id}'`)));
       assert.equal(Number(count!.n), 1);
+    });
+
+    test('rows written through the writer in many batches read back intact while their slabs are reused', async () => {
+      const store = await openPostgresLogStore(database, { retentionDays: 30 });
+      const writer = createRequestLogWriter({
+        prepare: (row) => store.prepare(row),
+        insert: (rows) => store.insert(rows),
+        release: (rows) => store.release(rows),
+        logger: { error: (details) => assert.fail(JSON.stringify(details)) },
+        batchSize: 40,
+      });
+      const expected = new Map<string, string>();
+      // ~3 KB rows in rounds: each round's slabs are released once written and taken again by the next rounds
+      for (let round = 0; round < 8; round += 1) {
+        for (let index = 0; index < 60; index += 1) {
+          const n = round * 60 + index;
+          const id = `00000000-0000-4000-8000-${(0x5000 + n).toString(16).padStart(12, '0')}`;
+          const body = `${n}:`.repeat(1 + ((n * 37) % 900)).padEnd(1200, '.');
+          expected.set(id, body);
+          writer.write({ ...fullRow(id), traceId: `slabs-${n}`, requestBody: body, responseBody: body.split('').reverse().join('') });
+        }
+        if (round % 2 === 1) await writer.flush(); // half the rounds queue on top of rows not written yet
+      }
+      await writer.close();
+      const stored = rowsOf<{ id: string; request_body: string; response_body: string }>(
+        await database.db.execute(sql.raw(`select id, request_body, response_body from request_logs where trace_id like 'slabs-%'`)),
+      );
+      assert.equal(stored.length, expected.size);
+      for (const row of stored) {
+        assert.equal(row.request_body, expected.get(row.id), row.id);
+        assert.equal(row.response_body, expected.get(row.id)!.split('').reverse().join(''), row.id);
+      }
     });
 
     // last: it changes the table

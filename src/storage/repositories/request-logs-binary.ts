@@ -22,8 +22,10 @@ export type EncodedLogRow = Buffer & { readonly encodedLogRow: true };
 export interface BinaryLogInsert {
   /** the row's record (synchronous: the writer calls it when the request ends) */
   encode(row: NewRequestLogRow): EncodedLogRow;
-  /** one batch, one statement */
+  /** one batch, one statement; the rows' bytes are copied into the statement before it is sent */
   insert(rows: readonly EncodedLogRow[]): Promise<void>;
+  /** the rows will not be read again (written or dropped): their space is reused (storage/record-slabs.ts) */
+  release(rows: readonly EncodedLogRow[]): void;
 }
 
 /** The binary type each of the log's SQL types is written as. */
@@ -76,6 +78,7 @@ export async function openBinaryLogInsert(database: Pick<Database, 'db' | 'execP
   const statement = { ...STATEMENT, parameterTypes: [oids.array] };
   return {
     encode: encodeLogRow,
+    release: (rows) => writer.slabs.release(rows),
     async insert(rows) {
       if (rows.length === 0) return;
       await database.execPrepared(statement, [recordArray(oids.element, rows)]);
