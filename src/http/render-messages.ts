@@ -17,6 +17,7 @@ import type { StreamDecoder, StreamFraming } from '../providers/contract.ts';
 import { createFramer } from '../upstream/framing/index.ts';
 import { safeResponseHeaders } from './response-headers.ts';
 import { failureOf, type StreamOptions } from './render-stream.ts';
+import { chunksUntilBroken } from '../core/readable-chunks.ts';
 import { waitForDrain } from '../core/wait-for-drain.ts';
 import { pumpDecoded } from '../upstream/framing/pump.ts';
 
@@ -110,7 +111,7 @@ export async function writeMessagesStream(
     }
   };
   try {
-    await pumpDecoded(attempt.response.body, framer, decoder, () => raw.destroyed, write);
+    await pumpDecoded(chunksUntilBroken(attempt.response.body), framer, decoder, () => raw.destroyed, write);
     completed = !raw.destroyed;
     const stop = options.beforeDone ? await options.beforeDone() : undefined;
     noteErrorBody(options.record, stop?.toBody());
@@ -178,7 +179,7 @@ export async function relayMessagesStream(reply: FastifyReply, attempt: Upstream
   };
   let completed = false;
   try {
-    for await (const chunk of response.body) {
+    for await (const chunk of chunksUntilBroken(response.body)) {
       if (raw.destroyed) break;
       const buffer = chunk as Buffer;
       noteStreamBytes(options.record, buffer);

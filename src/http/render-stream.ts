@@ -12,6 +12,7 @@ import type { StreamDecoder, StreamFraming } from '../providers/contract.ts';
 import { createFramer } from '../upstream/framing/index.ts';
 import { safeResponseHeaders } from './response-headers.ts';
 import { noteChunk, noteErrorBody, noteStreamBytes, noteStreamed, noteStreamTail, type RequestRecord } from '../logging/request-record.ts';
+import { chunksUntilBroken } from '../core/readable-chunks.ts';
 import { waitForDrain } from '../core/wait-for-drain.ts';
 import { pumpDecoded } from '../upstream/framing/pump.ts';
 
@@ -51,7 +52,7 @@ export async function relayStream(reply: FastifyReply, attempt: UpstreamAttempt,
   let last: Buffer | undefined;
   let completed = false;
   try {
-    for await (const chunk of response.body) {
+    for await (const chunk of chunksUntilBroken(response.body)) {
       if (raw.destroyed) break;
       const buffer = chunk as Buffer;
       if (ensureDone) tail = (tail + buffer.toString('latin1', Math.max(0, buffer.length - 64))).slice(-64);
@@ -95,7 +96,7 @@ export async function translateStream(
     }
   };
   try {
-    await pumpDecoded(attempt.response.body, framer, decoder, () => raw.destroyed, write);
+    await pumpDecoded(chunksUntilBroken(attempt.response.body), framer, decoder, () => raw.destroyed, write);
     completed = !raw.destroyed;
     const stop = options.beforeDone ? (await options.beforeDone())?.toBody() : undefined;
     noteErrorBody(options.record, stop);

@@ -13,6 +13,7 @@ import type { StreamDecoder, StreamFraming } from '../providers/contract.ts';
 import { createFramer } from '../upstream/framing/index.ts';
 import type { ResponsesEvent, ResponsesStreamEncoder } from './stream-encoder.ts';
 import type { ResponseObject } from './types.ts';
+import { chunksUntilBroken } from '../core/readable-chunks.ts';
 import { waitForDrain } from '../core/wait-for-drain.ts';
 import { pumpDecoded } from '../upstream/framing/pump.ts';
 
@@ -56,7 +57,7 @@ export async function writeResponsesStream(
   };
   try {
     await send(encoder.start());
-    await pumpDecoded(attempt.response.body, framer, decoder, () => raw.destroyed, take);
+    await pumpDecoded(chunksUntilBroken(attempt.response.body), framer, decoder, () => raw.destroyed, take);
     completed = !raw.destroyed;
     await send(encoder.finish());
     const stop = options.beforeDone ? await options.beforeDone() : undefined;

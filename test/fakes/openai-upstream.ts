@@ -95,8 +95,9 @@ async function streamChat(res: http.ServerResponse, body: Record<string, unknown
   if (slow) await delay(Number(slow[1]), signal);
   if (signal?.aborted) return;
   if (model === 'break') {
-    // let the partial chunk reach the gateway before the connection dies
-    res.write(chunk(model, { content: 'Hel' }), () => setTimeout(() => res.destroy(), 20));
+    // the connection dies right behind the partial chunk (both often reach the gateway in one read): the gateway
+    // still relays the chunk before its error event
+    res.write(chunk(model, { content: 'Hel' }), () => res.destroy());
     return;
   }
   res.write(chunk(model, { content: 'Hello' }));
