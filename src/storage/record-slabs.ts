@@ -23,8 +23,14 @@ interface Slab {
 }
 
 export class RecordSlabs {
-  private readonly slabs = new Map<ArrayBufferLike, Slab>();
+  /**
+   * each slab by its ArrayBuffer, weakly: a slab whose records are dropped without being released (a caller that
+   * breaks the contract) is still collected with them, never held here
+   */
+  private readonly slabs = new WeakMap<ArrayBufferLike, Slab>();
   private readonly free: Slab[] = [];
+  /** slabs allocated and not let go (free ones included) */
+  private kept = 0;
   /** records released already: a second release of one must not count against its slab's other records */
   private readonly released = new WeakSet<Uint8Array>();
   private current: Slab | undefined;
@@ -68,9 +74,9 @@ export class RecordSlabs {
     }
   }
 
-  /** slabs in use (holding live records, or being filled) and kept for reuse, for the tests and the metrics */
+  /** slabs in use (holding live records, or being filled) and kept for reuse, for the tests */
   get counts(): { inUse: number; free: number } {
-    return { inUse: this.slabs.size - this.free.length, free: this.free.length };
+    return { inUse: this.kept - this.free.length, free: this.free.length };
   }
 
   private next(): void {
@@ -83,6 +89,7 @@ export class RecordSlabs {
     if (slab === undefined) {
       slab = { buffer: Buffer.allocUnsafeSlow(this.slabBytes), live: 0, current: false, free: false };
       this.slabs.set(slab.buffer.buffer, slab);
+      this.kept += 1;
     }
     slab.free = false;
     slab.current = true;
@@ -97,6 +104,7 @@ export class RecordSlabs {
       this.free.push(slab);
     } else {
       this.slabs.delete(slab.buffer.buffer);
+      this.kept -= 1;
     }
   }
 }

@@ -4,7 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { RecordSlabs } from '../../src/storage/record-slabs.ts';
+
+v8.setFlagsFromString('--expose_gc');
+const gc = vm.runInNewContext('gc') as () => void;
 
 /** a record of `length` bytes, each the given value */
 function source(value: number, length: number): Buffer {
@@ -85,4 +90,17 @@ describe('record slabs', () => {
     slabs.release(records);
     assert.deepEqual(slabs.counts, { inUse: 1, free: 2 });
   });
+});
+
+test('slabs whose records are dropped without being released are still collected (they are held weakly)', async () => {
+  const slabs = new RecordSlabs(1024);
+  let records: Buffer[] | undefined = Array.from({ length: 8 }, (_, index) => copy(slabs, index, 256)); // two slabs
+  const first = new WeakRef(records[0]!.buffer);
+  copy(slabs, 9, 256); // retires the second slab: a third is being filled
+  records = undefined; // dropped, never released
+  // deref() keeps its target alive until the end of the job that called it: collect in a job of its own
+  await new Promise((resolve) => setImmediate(resolve));
+  gc();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(first.deref(), undefined, 'a slab no record refers to any more is not kept alive by the slabs');
 });
