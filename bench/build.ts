@@ -23,7 +23,7 @@ function newestMtime(dir: string): number {
 export function isStale(): boolean {
   if (!fs.existsSync(COMPILED_MAIN)) return true;
   const built = fs.statSync(COMPILED_MAIN).mtimeMs;
-  const inputs = [path.join(ROOT, 'package.json'), path.join(ROOT, 'tsconfig.json'), path.join(ROOT, 'tsconfig.build.json')];
+  const inputs = [path.join(ROOT, 'package.json'), path.join(ROOT, 'tsconfig.json'), path.join(ROOT, 'scripts', 'build.mjs')];
   const newestInput = Math.max(newestMtime(path.join(ROOT, 'src')), ...inputs.map((file) => fs.statSync(file).mtimeMs));
   return newestInput > built;
 }

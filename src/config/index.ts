@@ -1,6 +1,7 @@
 /** The only module that reads process.env: turns it into a typed, validated config object. */
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import type { PgliteCompiler } from '../storage/pglite-worker/protocol.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -12,6 +13,8 @@ export interface GatewayConfig {
   /** graceful shutdown: GATEWAY_SHUTDOWN_DRAIN_MS (default 5000) of /ready answering 503, then up to GATEWAY_SHUTDOWN_TIMEOUT_MS (default 30000) for the requests in flight */
   shutdown: { drainMs: number; timeoutMs: number };
   dataDir: string;
+  /** GATEWAY_PGLITE_COMPILER (default baseline): how V8 compiles the embedded database's WebAssembly (storage/database.ts) */
+  pgliteCompiler: PgliteCompiler;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   adminApiKey: string | undefined;
@@ -30,6 +33,18 @@ export interface GatewayConfig {
   requestLog: RequestLogConfig;
   /** OpenTelemetry traces: exported over OTLP/HTTP when an endpoint is set, off otherwise */
   tracing: TracingConfig | undefined;
+}
+
+const PGLITE_COMPILERS: readonly PgliteCompiler[] = ['baseline', 'optimizing', 'tiered'];
+
+/** GATEWAY_PGLITE_COMPILER; the older GATEWAY_PGLITE_LIFTOFF=on (V8's default compilers) is still read as `tiered`. */
+function pgliteCompiler(env: NodeJS.ProcessEnv): PgliteCompiler {
+  const raw = nonEmpty(env.GATEWAY_PGLITE_COMPILER)?.toLowerCase();
+  if (raw === undefined) return onOff(env, 'GATEWAY_PGLITE_LIFTOFF', false) ? 'tiered' : 'baseline';
+  if (!(PGLITE_COMPILERS as readonly string[]).includes(raw)) {
+    throw new Error(`GATEWAY_PGLITE_COMPILER must be one of ${PGLITE_COMPILERS.join(', ')}, got "${env.GATEWAY_PGLITE_COMPILER}"`);
+  }
+  return raw as PgliteCompiler;
 }
 
 export interface TracingConfig {
@@ -130,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     workers: count(env, 'GATEWAY_WORKERS', availableParallelism(), 1),
     shutdown: { drainMs: count(env, 'GATEWAY_SHUTDOWN_DRAIN_MS', 5_000, 0), timeoutMs: count(env, 'GATEWAY_SHUTDOWN_TIMEOUT_MS', 30_000, 0) },
     dataDir: path.resolve(nonEmpty(env.GATEWAY_DATA_DIR) ?? './data'),
+    pgliteCompiler: pgliteCompiler(env),
     databaseUrl: nonEmpty(env.DATABASE_URL),
     redisUrl: nonEmpty(env.REDIS_URL),
     adminApiKey,

@@ -6,6 +6,9 @@
 import cluster from 'node:cluster';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
+// loaded with the gateway anyway (its /metrics); a dynamic import() of this CommonJS package would lose its named
+// exports in the bundle (scripts/build.mjs)
+import { AggregatorRegistry } from 'prom-client';
 import type { GatewayConfig } from '../config/index.ts';
 import type { Gateway, GatewayOverrides } from '../gateway.ts';
 import { beginDraining } from '../http/routes/operations.ts';
@@ -14,7 +17,7 @@ import { prestartDatabase } from '../storage/database.ts';
 export async function runServer(config: GatewayConfig): Promise<void> {
   const inCluster = cluster.isWorker;
   // the embedded database's thread compiles and opens PGlite while the rest of the gateway loads (start-up time)
-  if (!inCluster) prestartDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  if (!inCluster) prestartDatabase({ url: config.databaseUrl, dataDir: config.dataDir, compiler: config.pgliteCompiler });
   const { createGateway, createLogger } = await import('../gateway.ts');
   const logger = createLogger(config);
   const shared = inCluster ? await clusterOverrides(config) : undefined;
@@ -103,12 +106,11 @@ async function clusterOverrides(config: GatewayConfig): Promise<{
   adopt(gateway: Gateway): void;
   onShutdown(listener: () => void): void;
 }> {
-  const [{ createWorkerChannel }, { createWorkerDatabaseClient }, { createWorkerKvStore }, { embeddedDatabaseOver }, { AggregatorRegistry }] = await Promise.all([
+  const [{ createWorkerChannel }, { createWorkerDatabaseClient }, { createWorkerKvStore }, { embeddedDatabaseOver }] = await Promise.all([
     import('./cluster/worker-channel.ts'),
     import('./cluster/worker-database.ts'),
     import('./cluster/worker-kv.ts'),
     import('../storage/database.ts'),
-    import('prom-client'),
   ]);
   const channel = createWorkerChannel();
   // constructing one is what makes prom-client answer the primary's requests in this process: from the start, so a

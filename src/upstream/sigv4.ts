@@ -10,7 +10,7 @@ export type SignerOptions = Omit<SignatureV4Init & SignatureV4CryptoInit, 'sha25
 let loading: Promise<(options: SignerOptions) => SignatureV4> | undefined;
 
 async function load(): Promise<(options: SignerOptions) => SignatureV4> {
-  const [{ SignatureV4: Signer }, { Sha256 }] = await Promise.all([import('@smithy/signature-v4'), import('@aws-crypto/sha256-js')]);
+  const { SignatureV4: Signer, Sha256 } = await import('./sigv4-smithy.ts');
   return (options) => new Signer({ ...options, sha256: Sha256 });
 }
 

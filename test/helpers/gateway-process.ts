@@ -4,7 +4,7 @@
  * and open again to take the service away from the nodes and give it back.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,13 +37,25 @@ export interface NodeOptions {
   port?: number;
   /** everything the process writes to stdout (its log lines), as it comes */
   onStdout?: (text: string) => void;
+  /** node's arguments: the sources through tsx by default; compiledCommand() runs the build as `npm start` does */
+  command?: string[];
+  /** start on this data dir, kept when the node stops (a restart); a fresh one removed at stop by default */
+  dataDir?: string;
+}
+
+/** `npm start`'s command (package.json), as node arguments: its V8 flags, then dist/main.js. */
+export function compiledCommand(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = pkg.scripts.start.split(/\s+/);
+  if (words[0] !== 'node') throw new Error(`package.json's start script does not run node: ${pkg.scripts.start}`);
+  return words.slice(1);
 }
 
 /** A gateway process of its own (its own process group, stopped by it), ready once /health answers. */
 export async function startNode(env: Record<string, string>, options: NodeOptions = {}): Promise<Node> {
   const port = options.port ?? (await freePort());
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'gw-node-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'gw-node-'));
+  const child: ChildProcess = spawn(process.execPath, options.command ?? ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', options.onStdout ? 'pipe' : 'ignore', 'pipe'],
@@ -68,7 +80,7 @@ export async function startNode(env: Record<string, string>, options: NodeOption
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
     await exited;
-    rmSync(dataDir, { recursive: true, force: true });
+    if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
   };
   // a process start has no event to wait on from outside: poll its liveness route, bounded
   for (let attempt = 0; attempt < 300; attempt += 1) {

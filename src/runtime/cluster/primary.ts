@@ -31,7 +31,7 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
   let client: PgliteWorkerClient | undefined;
   let database: DatabaseHost | undefined;
   if (!config.databaseUrl) {
-    client = await startEmbeddedDatabase(config.dataDir);
+    client = await startEmbeddedDatabase(config.dataDir, config.pgliteCompiler);
     database = createDatabaseHost(client);
   }
   const store = config.redisUrl ? undefined : createMemoryStore();

@@ -9,7 +9,7 @@
 import v8 from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { BinaryParameter, PreparedStatement } from './extended-protocol.ts';
-import type { SerializedError, WorkerReply, WorkerRequest, WorkerStart } from './protocol.ts';
+import type { PgliteCompiler, SerializedError, WorkerReply, WorkerRequest, WorkerStart } from './protocol.ts';
 
 type Outgoing = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<string, unknown> };
@@ -34,13 +34,13 @@ function toError(serialized: SerializedError): Error {
 }
 
 /**
- * Compiled (dist/, `npm start`): the worker is plain JavaScript and starts as it is. From the TypeScript sources
+ * Compiled (dist/, `npm start`): the worker is the bundle's pglite-worker.js, beside every other output file. From the TypeScript sources
  * (tests, `--import tsx`): worker threads do not inherit the parent's loader, so boot.mjs registers tsx first.
  */
 function startThread(start: WorkerStart): Worker {
   const compiled = import.meta.url.endsWith('.js');
-  if (compiled && start.dataDir) compileForMemory();
-  if (compiled) return new Worker(new URL('./worker.js', import.meta.url), { workerData: { start }, resourceLimits: THREAD_LIMITS });
+  if (compiled) setCompiler(start.compiler ?? 'baseline');
+  if (compiled) return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: { start }, resourceLimits: THREAD_LIMITS });
   return new Worker(new URL('./boot.mjs', import.meta.url), {
     workerData: { entry: new URL('./worker.ts', import.meta.url).href, start },
     resourceLimits: THREAD_LIMITS,
@@ -56,18 +56,23 @@ function startThread(start: WorkerStart): Worker {
 const THREAD_LIMITS = { maxYoungGenerationSizeMb: 4 };
 
 /**
- * PostgreSQL's WebAssembly (~9 MB) is compiled by V8 twice by default: at once by Liftoff, its baseline compiler,
- * then its hot functions again by TurboFan, both kept. Compiled by TurboFan only, the embedded database holds
- * ~20 MB less at start and ~80 MB less after a load of request-log writes (measured: docs/performance.md, "Memory
- * and start-up"), and runs its queries a little faster; the compilation costs ~1 s more, overlapped with the
- * gateway's own start-up (prestartPgliteWorker). The flag is process-wide (V8 has no per-thread flags) and only
- * concerns WebAssembly. It is set for the compiled gateway's on-disk database only, the deployed default: the
- * tests (from the sources, where a first start runs initdb, which Liftoff runs faster) keep V8's default.
- * GATEWAY_PGLITE_LIFTOFF=on keeps it there too.
+ * PostgreSQL's WebAssembly (~9 MB) is compiled by V8 twice by default: by Liftoff, its baseline compiler, as each
+ * function is first called, then its hot functions again by TurboFan, both kept. `baseline` keeps Liftoff's code
+ * only: measured on the compiled gateway, the database opens in ~0.45 s instead of ~2.4 s (TurboFan only) and the
+ * process holds ~20 MB less under load than with TurboFan only, ~60 MB less than with both, for ~40% more CPU per
+ * logged row on the database's thread (docs/performance.md, "One bundle"). The flags are process-wide (V8 has none per
+ * thread) and concern WebAssembly only (undici's HTTP parser is WebAssembly too: the request path measured the same).
+ * Applied by the compiled gateway only: the tests, from the sources, keep V8's default.
  */
-function compileForMemory(): void {
-  if (process.env.GATEWAY_PGLITE_LIFTOFF === 'on') return;
-  v8.setFlagsFromString('--no-liftoff');
+const COMPILER_FLAGS: Record<PgliteCompiler, string | undefined> = {
+  baseline: '--liftoff-only',
+  optimizing: '--no-liftoff',
+  tiered: undefined,
+};
+
+function setCompiler(compiler: PgliteCompiler): void {
+  const flag = COMPILER_FLAGS[compiler];
+  if (flag) v8.setFlagsFromString(flag);
 }
 
 let prestarted: { key: string; client: Promise<PgliteWorkerClient> } | undefined;

@@ -2,10 +2,8 @@
  * A fresh embedded database from a template instead of initdb. PGlite's initdb (PostgreSQL's bootstrap, in
  * WebAssembly) takes ~5 s and grows the thread's WASM memory to ~700 MB that is never given back; opening a
  * database that already exists takes ~0.3 s and ~160 MB. So the build (`npm run build`) runs initdb once, into
- * dist/storage/pglite-template/ (with the migrations applied), and a first start copies that directory into the
- * data dir and opens it.
- *
- * Run: node dist/storage/pglite-worker/template.js <dir>   (the build does; an existing <dir> is replaced)
+ * dist/pglite-template/ (with the migrations applied, make-template.ts), and a first start copies that directory
+ * into the data dir and opens it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,8 +13,8 @@ import { drizzle } from 'drizzle-orm/pglite';
 import type { Db } from '../database.ts';
 import { migrate } from '../migrate.ts';
 
-/** Next to the compiled code: dist/storage/pglite-template (absent when running from the sources). */
-export const TEMPLATE_DIR = fileURLToPath(new URL('../pglite-template', import.meta.url));
+/** Next to the compiled code: dist/pglite-template (the bundle is flat: scripts/build.mjs); absent under tsx. */
+export const TEMPLATE_DIR = fileURLToPath(new URL('./pglite-template', import.meta.url));
 
 /**
  * Creates the template in `dir`: an initdb'd database with this build's migrations applied (recorded in
@@ -62,8 +60,3 @@ export function seedFromTemplate(target: string, template = TEMPLATE_DIR): boole
   return true;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const dir = process.argv[2];
-  if (!dir) throw new Error('usage: template.js <dir>');
-  await makeTemplate(path.resolve(dir));
-}
