@@ -67,7 +67,7 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
   const allowlist = parseAllowlist(config.customHostAllowlist);
   // before the database opens: a malformed key stops the start, it never half-starts
   const encryptionKey = loadEncryptionKey(config.encryptionKey, config.dataDir, config.previousEncryptionKeys);
-  const database = overrides.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDataDir ?? config.dataDir, seed: overrides.pgliteSeed, compiler: config.pgliteCompiler }));
+  const database = overrides.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDataDir ?? config.dataDir, seed: overrides.pgliteSeed }));
   try {
     await migrate(database.db);
     const started = await bootstrap(database.db, { adminApiKey: config.adminApiKey, ownerEmail: config.ownerEmail });

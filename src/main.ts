@@ -5,6 +5,7 @@
  */
 import cluster from 'node:cluster';
 import { loadConfig } from './config/index.ts';
+import { applyWasmCompiler } from './runtime/wasm-compiler.ts';
 
 let config;
 try {
@@ -13,6 +14,8 @@ try {
   process.stderr.write(`the gateway cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 }
+// before anything compiles WebAssembly (the embedded database, undici's parser): V8's flags are process-wide
+applyWasmCompiler(config.wasmCompiler);
 
 if (config.workers > 1 && cluster.isPrimary) {
   const { runPrimary } = await import('./runtime/cluster/primary.ts');

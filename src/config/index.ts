@@ -1,7 +1,6 @@
 /** The only module that reads process.env: turns it into a typed, validated config object. */
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import type { PgliteCompiler } from '../storage/pglite-worker/protocol.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -13,8 +12,8 @@ export interface GatewayConfig {
   /** graceful shutdown: GATEWAY_SHUTDOWN_DRAIN_MS (default 5000) of /ready answering 503, then up to GATEWAY_SHUTDOWN_TIMEOUT_MS (default 30000) for the requests in flight */
   shutdown: { drainMs: number; timeoutMs: number };
   dataDir: string;
-  /** GATEWAY_PGLITE_COMPILER (default baseline): how V8 compiles the embedded database's WebAssembly (storage/database.ts) */
-  pgliteCompiler: PgliteCompiler;
+  /** GATEWAY_WASM_COMPILER (default baseline): V8's compilers for the WebAssembly the process runs (runtime/wasm-compiler.ts) */
+  wasmCompiler: WasmCompiler;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   adminApiKey: string | undefined;
@@ -35,16 +34,21 @@ export interface GatewayConfig {
   tracing: TracingConfig | undefined;
 }
 
-const PGLITE_COMPILERS: readonly PgliteCompiler[] = ['baseline', 'optimizing', 'tiered'];
+/**
+ * V8's compilers for the WebAssembly the gateway runs (the embedded database, PGlite; undici's HTTP parser):
+ * `baseline` Liftoff only, `optimizing` TurboFan only, `tiered` V8's default (both). See runtime/wasm-compiler.ts.
+ */
+export type WasmCompiler = 'baseline' | 'optimizing' | 'tiered';
+const WASM_COMPILERS: readonly WasmCompiler[] = ['baseline', 'optimizing', 'tiered'];
 
-/** GATEWAY_PGLITE_COMPILER; the older GATEWAY_PGLITE_LIFTOFF=on (V8's default compilers) is still read as `tiered`. */
-function pgliteCompiler(env: NodeJS.ProcessEnv): PgliteCompiler {
-  const raw = nonEmpty(env.GATEWAY_PGLITE_COMPILER)?.toLowerCase();
+/** GATEWAY_WASM_COMPILER; the older GATEWAY_PGLITE_LIFTOFF=on (V8's default compilers) is still read as `tiered`. */
+function wasmCompiler(env: NodeJS.ProcessEnv): WasmCompiler {
+  const raw = nonEmpty(env.GATEWAY_WASM_COMPILER)?.toLowerCase();
   if (raw === undefined) return onOff(env, 'GATEWAY_PGLITE_LIFTOFF', false) ? 'tiered' : 'baseline';
-  if (!(PGLITE_COMPILERS as readonly string[]).includes(raw)) {
-    throw new Error(`GATEWAY_PGLITE_COMPILER must be one of ${PGLITE_COMPILERS.join(', ')}, got "${env.GATEWAY_PGLITE_COMPILER}"`);
+  if (!(WASM_COMPILERS as readonly string[]).includes(raw)) {
+    throw new Error(`GATEWAY_WASM_COMPILER must be one of ${WASM_COMPILERS.join(', ')}, got "${env.GATEWAY_WASM_COMPILER}"`);
   }
-  return raw as PgliteCompiler;
+  return raw as WasmCompiler;
 }
 
 export interface TracingConfig {
@@ -145,7 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     workers: count(env, 'GATEWAY_WORKERS', availableParallelism(), 1),
     shutdown: { drainMs: count(env, 'GATEWAY_SHUTDOWN_DRAIN_MS', 5_000, 0), timeoutMs: count(env, 'GATEWAY_SHUTDOWN_TIMEOUT_MS', 30_000, 0) },
     dataDir: path.resolve(nonEmpty(env.GATEWAY_DATA_DIR) ?? './data'),
-    pgliteCompiler: pgliteCompiler(env),
+    wasmCompiler: wasmCompiler(env),
     databaseUrl: nonEmpty(env.DATABASE_URL),
     redisUrl: nonEmpty(env.REDIS_URL),
     adminApiKey,

@@ -17,7 +17,7 @@ import { prestartDatabase } from '../storage/database.ts';
 export async function runServer(config: GatewayConfig): Promise<void> {
   const inCluster = cluster.isWorker;
   // the embedded database's thread compiles and opens PGlite while the rest of the gateway loads (start-up time)
-  if (!inCluster) prestartDatabase({ url: config.databaseUrl, dataDir: config.dataDir, compiler: config.pgliteCompiler });
+  if (!inCluster) prestartDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const { createGateway, createLogger } = await import('../gateway.ts');
   const logger = createLogger(config);
   const shared = inCluster ? await clusterOverrides(config) : undefined;

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { prestartPgliteWorker, startPgliteWorker, type PgliteWorkerClient } from './pglite-worker/client.ts';
 import type { BinaryParameter, PreparedStatement } from './pglite-worker/extended-protocol.ts';
-import type { PgliteCompiler, WorkerStart } from './pglite-worker/protocol.ts';
+import type { WorkerStart } from './pglite-worker/protocol.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -33,8 +33,6 @@ export interface DatabaseOptions {
   dataDir?: string | undefined;
   /** an in-memory database starts from this dump (dumpSeed in pglite-worker/template.ts) instead of initdb */
   seed?: string | undefined;
-  /** how V8 compiles PGlite's WebAssembly (pglite-worker/protocol.ts); the compiled gateway's default is `baseline` */
-  compiler?: PgliteCompiler | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -74,9 +72,9 @@ async function openPostgres(url: string): Promise<Database> {
  */
 const PGLITE_CONF = 'shared_buffers = 16MB';
 
-function pgliteStart({ dataDir, seed, compiler }: DatabaseOptions): WorkerStart {
+function pgliteStart({ dataDir, seed }: DatabaseOptions): WorkerStart {
   const inMemory = !dataDir || dataDir.startsWith('memory://');
-  return { dataDir: inMemory ? undefined : dataDir, seed: inMemory ? seed : undefined, postgresqlconf: PGLITE_CONF, compiler };
+  return { dataDir: inMemory ? undefined : dataDir, seed: inMemory ? seed : undefined, postgresqlconf: PGLITE_CONF };
 }
 
 /**
@@ -88,8 +86,8 @@ export function prestartDatabase(options: DatabaseOptions): void {
 }
 
 /** Starts (or adopts the prestarted) thread that owns the embedded database; a cluster primary holds it for its workers. */
-export function startEmbeddedDatabase(dataDir: string | undefined, compiler?: PgliteCompiler): Promise<PgliteWorkerClient> {
-  return startPgliteWorker(pgliteStart({ dataDir, compiler }));
+export function startEmbeddedDatabase(dataDir: string | undefined): Promise<PgliteWorkerClient> {
+  return startPgliteWorker(pgliteStart({ dataDir }));
 }
 
 /** The embedded database through a client with PGlite's interface: its own thread's, or a cluster primary's over IPC. */

@@ -3,7 +3,7 @@
  * database's template beside it), started as package.json's `start` script starts it, on the embedded default: a
  * first start on an empty data dir (the template copied), a chat completion through a fake upstream stored in the
  * request log and read back, a database error answered as one (a unique violation raised inside PostgreSQL's
- * WebAssembly, compiled by Liftoff only: GATEWAY_PGLITE_COMPILER's default), then a restart on the same data dir that
+ * WebAssembly, compiled by Liftoff only: GATEWAY_WASM_COMPILER's default), then a restart on the same data dir that
  * finds what the first run stored. The other tests run the sources through tsx; this is the one that runs the
  * bundle, so it needs `npm run build` first (npm ci runs it).
  */
@@ -15,7 +15,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
-import { loadConfig } from '../../src/config/index.ts';
 import { startFakeBedrock, type FakeBedrock } from '../fakes/bedrock-upstream.ts';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/openai-upstream.ts';
 import { adminClient } from '../helpers/admin-client.ts';
@@ -24,21 +23,6 @@ import { compiledCommand, startNode, type Node } from '../helpers/gateway-proces
 import { TEST_ADMIN_KEY } from '../helpers/gateway.ts';
 
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
-
-describe('GATEWAY_PGLITE_COMPILER', () => {
-  test('baseline by default; optimizing and tiered on request; the older GATEWAY_PGLITE_LIFTOFF=on reads as tiered', () => {
-    assert.equal(loadConfig({}).pgliteCompiler, 'baseline');
-    assert.equal(loadConfig({ GATEWAY_PGLITE_COMPILER: 'optimizing' }).pgliteCompiler, 'optimizing');
-    assert.equal(loadConfig({ GATEWAY_PGLITE_COMPILER: ' Tiered ' }).pgliteCompiler, 'tiered');
-    assert.equal(loadConfig({ GATEWAY_PGLITE_LIFTOFF: 'on' }).pgliteCompiler, 'tiered');
-    assert.equal(loadConfig({ GATEWAY_PGLITE_LIFTOFF: 'on', GATEWAY_PGLITE_COMPILER: 'baseline' }).pgliteCompiler, 'baseline');
-  });
-
-  test('any other value stops the start with the variable named', () => {
-    assert.throws(() => loadConfig({ GATEWAY_PGLITE_COMPILER: 'turbofan' }), /GATEWAY_PGLITE_COMPILER must be one of baseline, optimizing, tiered, got "turbofan"/);
-    assert.throws(() => loadConfig({ GATEWAY_PGLITE_LIFTOFF: 'maybe' }), /GATEWAY_PGLITE_LIFTOFF must be on or off/);
-  });
-});
 
 describe('the compiled build, started as `npm start` starts it', () => {
   let upstream: FakeUpstream;

@@ -31,7 +31,7 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
   let client: PgliteWorkerClient | undefined;
   let database: DatabaseHost | undefined;
   if (!config.databaseUrl) {
-    client = await startEmbeddedDatabase(config.dataDir, config.pgliteCompiler);
+    client = await startEmbeddedDatabase(config.dataDir);
     database = createDatabaseHost(client);
   }
   const store = config.redisUrl ? undefined : createMemoryStore();

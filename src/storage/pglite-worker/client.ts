@@ -6,10 +6,9 @@
  * holds the line from BEGIN to COMMIT or ROLLBACK, and only its own client's queries run meanwhile. (As with
  * PGlite, a query on the outer client from inside a transaction's callback would wait for the transaction.)
  */
-import v8 from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { BinaryParameter, PreparedStatement } from './extended-protocol.ts';
-import type { PgliteCompiler, SerializedError, WorkerReply, WorkerRequest, WorkerStart } from './protocol.ts';
+import type { SerializedError, WorkerReply, WorkerRequest, WorkerStart } from './protocol.ts';
 
 type Outgoing = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<string, unknown> };
@@ -34,12 +33,12 @@ function toError(serialized: SerializedError): Error {
 }
 
 /**
- * Compiled (dist/, `npm start`): the worker is the bundle's pglite-worker.js, beside every other output file. From the TypeScript sources
- * (tests, `--import tsx`): worker threads do not inherit the parent's loader, so boot.mjs registers tsx first.
+ * Compiled (dist/, `npm start`): the worker is the bundle's pglite-worker.js, beside every other output file. From
+ * the TypeScript sources (tests, `--import tsx`): worker threads do not inherit the parent's loader, so boot.mjs
+ * registers tsx first.
  */
 function startThread(start: WorkerStart): Worker {
   const compiled = import.meta.url.endsWith('.js');
-  if (compiled) setCompiler(start.compiler ?? 'baseline');
   if (compiled) return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: { start }, resourceLimits: THREAD_LIMITS });
   return new Worker(new URL('./boot.mjs', import.meta.url), {
     workerData: { entry: new URL('./worker.ts', import.meta.url).href, start },
@@ -54,26 +53,6 @@ function startThread(start: WorkerStart): Worker {
  * 312-327 MiB against 327-352, the thread's CPU per request unchanged (docs/performance.md, "Two modes").
  */
 const THREAD_LIMITS = { maxYoungGenerationSizeMb: 4 };
-
-/**
- * PostgreSQL's WebAssembly (~9 MB) is compiled by V8 twice by default: by Liftoff, its baseline compiler, as each
- * function is first called, then its hot functions again by TurboFan, both kept. `baseline` keeps Liftoff's code
- * only: measured on the compiled gateway, the database opens in ~0.45 s instead of ~2.4 s (TurboFan only) and the
- * process holds ~20 MB less under load than with TurboFan only, ~60 MB less than with both, for ~40% more CPU per
- * logged row on the database's thread (docs/performance.md, "One bundle"). The flags are process-wide (V8 has none per
- * thread) and concern WebAssembly only (undici's HTTP parser is WebAssembly too: the request path measured the same).
- * Applied by the compiled gateway only: the tests, from the sources, keep V8's default.
- */
-const COMPILER_FLAGS: Record<PgliteCompiler, string | undefined> = {
-  baseline: '--liftoff-only',
-  optimizing: '--no-liftoff',
-  tiered: undefined,
-};
-
-function setCompiler(compiler: PgliteCompiler): void {
-  const flag = COMPILER_FLAGS[compiler];
-  if (flag) v8.setFlagsFromString(flag);
-}
 
 let prestarted: { key: string; client: Promise<PgliteWorkerClient> } | undefined;
 

@@ -17,19 +17,9 @@ export interface SerializedError {
   fields: Record<string, unknown>;
 }
 
-/**
- * V8's WebAssembly compilers for the embedded database (GATEWAY_PGLITE_COMPILER): `baseline` Liftoff only (the
- * default: the fastest start and the least memory; its queries take ~40% more CPU than optimised code), `optimizing`
- * TurboFan only (each function compiled when first called: ~2 s more at start), `tiered` V8's default (Liftoff, then
- * TurboFan for the hot functions, both kept: the most memory). Figures: docs/performance.md, "One bundle".
- */
-export type PgliteCompiler = 'baseline' | 'optimizing' | 'tiered';
-
 export interface WorkerStart {
   /** undefined: in memory */
   dataDir: string | undefined;
-  /** applied process-wide (V8 has no per-thread flags) before the thread starts, by the compiled gateway only */
-  compiler?: PgliteCompiler | undefined;
   /** in memory only: a data directory dumped by PGlite's dumpDataDir (a tar file) to start from instead of initdb */
   seed?: string | undefined;
   postgresqlconf: string;
