@@ -7,11 +7,13 @@
  * message starts with that path, so a client can find the faulty field in a nested config.
  *
  * The cloud fields a target accepts are the ones the registered adapters declare: `parseConfig` and `ConfigSchema`
- * are built from them once, when this module loads; `createConfigParser` builds the same from other declarations.
+ * are built from them once, when this module loads (the schema's validator is compiled on first use);
+ * `createConfigParser` builds the same from other declarations.
  */
 import { Ajv } from 'ajv';
 import { invalidParam } from '../core/errors.ts';
 import { formatFirstError } from '../core/schemas/format-error.ts';
+import { compileOnFirstUse } from '../core/schemas/compile-on-first-use.ts';
 import type { CloudSettings } from '../providers/contract.ts';
 import { registeredCloudSettings } from '../providers/registry.ts';
 import { createConfigGrammar, type CacheConfig, type CloudFields, type CloudValues, type Config, type ConfigInput } from './config-grammar.ts';
@@ -43,11 +45,12 @@ export function createConfigParser(declarations: readonly CloudSettings[]): Conf
   const { config: schema, cloudFields } = createConfigGrammar(declarations);
   // an Ajv of its own: the schema's $id (GatewayConfig) may be added to an Ajv once
   const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: false, removeAdditional: false, strict: false });
-  const check = ajv.compile<ConfigInput>(schema);
+  const compiled = compileOnFirstUse<ConfigInput>(ajv, schema);
   const parse = (raw: unknown, options: ParseConfigOptions = {}): ParsedConfig => {
     const reference = referenceIn(raw);
     if (reference !== undefined) return { kind: 'reference', id: reference };
     const value = decode(raw);
+    const check = compiled();
     if (!check(value)) {
       const { param, message } = formatFirstError(check.errors ?? [], schema, value);
       // formatFirstError names fields relative to the object it checked (`body` for the object itself), and every

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { AggregatorRegistry } from 'prom-client';
 import type { GatewayConfig } from '../config/index.ts';
 import type { Gateway, GatewayOverrides } from '../gateway.ts';
+import { compileRemaining } from '../core/schemas/compile-on-first-use.ts';
 import { beginDraining } from '../http/routes/operations.ts';
 import { prestartDatabase } from '../storage/database.ts';
 
@@ -44,6 +45,10 @@ export async function runServer(config: GatewayConfig): Promise<void> {
 
   await gateway.app.listen({ port: config.port, host: config.host });
   logger.info({ port: config.port, host: config.host, database: gateway.database.kind, kv: gateway.kv.kind, pid: process.pid }, 'gateway listening');
+  // the body schemas no request has needed yet, compiled between requests: a route's first request need not wait for its own
+  void compileRemaining().then((failed) => {
+    for (const error of failed) logger.error({ err: error }, 'a body schema does not compile: its route answers 500');
+  });
 
   let stopping = false;
   const stop = (signal: 'SIGINT' | 'SIGTERM') => {

@@ -1,7 +1,7 @@
 /**
  * Request-body validation for the inference routes, run once before any provider adapter.
  *
- * Each schema is compiled once at module load. Ajv is configured never to touch the data (no coercion,
+ * Each schema is compiled once, on first use. Ajv is configured never to touch the data (no coercion,
  * no defaults, no property removal): the body object is returned as is, because the raw bytes are
  * forwarded upstream. Every violation throws `invalidParam(param, message)` (400) naming the field.
  */
@@ -22,6 +22,7 @@ import {
   type InputItemsQuery,
 } from './input-items-query.ts';
 import { RerankRequestSchema } from '../../core/schemas/rerank.ts';
+import { compileOnFirstUse } from '../../core/schemas/compile-on-first-use.ts';
 
 const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: false, removeAdditional: false, strict: false });
 
@@ -31,14 +32,18 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /** Set means present and not null: OpenAI treats an explicit null like an omitted field. */
 const isSet = (value: unknown): boolean => value !== undefined && value !== null;
 
-/** Compiles a TypeBox schema once; the validator returns the (unchanged) body or throws a 400 naming the field. */
+/**
+ * A TypeBox schema's validator (compiled once, on first use: core/schemas/compile-on-first-use.ts); it returns the
+ * (unchanged) body or throws a 400 naming the field.
+ */
 export function makeValidator<S extends TSchema>(
   schema: S,
   crossFieldRules: (body: Static<S>) => void,
 ): (body: unknown) => Static<S> {
-  const check = ajv.compile<Static<S>>(schema);
+  const compiled = compileOnFirstUse<Static<S>>(ajv, schema);
   return (body: unknown): Static<S> => {
     if (!isObject(body)) throw invalidParam('body', 'The request body must be a JSON object.');
+    const check = compiled();
     if (!check(body)) {
       const { param, message } = formatFirstError(check.errors ?? [], schema, body);
       throw invalidParam(param, message);
