@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Runs every *.test.ts under test/ and src/ with node's test runner (explicit file list: a glob or a directory
-// argument can silently run nothing) and fails when no test ran.
-import { spawn, spawnSync } from 'node:child_process';
+// argument can silently run nothing) and fails when no test ran. The files run as esbuild bundles
+// (scripts/test-bundle.mjs), made for this run in node_modules/.cache and removed after it.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { bundleTests } from './test-bundle.mjs';
 
 function find(dir) {
   let files = [];
@@ -26,19 +28,31 @@ if (files.length === 0) {
 }
 
 // One embedded database, initdb'd and migrated, dumped once: every in-memory test gateway starts from it
-// (test/helpers/gateway.ts) instead of running initdb, ~3 s of CPU each.
+// (test/helpers/gateway.ts) instead of running initdb, ~3 s of CPU each. Made while the test files are bundled.
 const seedDir = mkdtempSync(path.join(tmpdir(), 'gateway-test-seed-'));
 const seed = path.join(seedDir, 'pglite.tar');
-const made = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/test-seed.ts', seed], { stdio: 'inherit' });
-if (made.status !== 0) {
+const seedMade = new Promise((resolve) => {
+  spawn(process.execPath, ['--import', 'tsx', 'scripts/test-seed.ts', seed], { stdio: 'inherit' }).on('close', (status, signal) =>
+    resolve(status === 0 ? undefined : `the tests' database seed could not be made (exit ${status ?? signal})`),
+  );
+});
+// inside the checkout, so that the bundles find its node_modules
+const bundleDir = path.resolve('node_modules', '.cache', 'gateway-tests', String(process.pid));
+const bundled = bundleTests(files, bundleDir).then(
+  (bundles) => ({ bundles }),
+  (error) => ({ failure: `the test files could not be bundled: ${error instanceof Error ? error.message : error}` }),
+);
+const [seedFailure, { bundles, failure }] = await Promise.all([seedMade, bundled]);
+if (seedFailure || failure) {
   rmSync(seedDir, { recursive: true, force: true });
-  console.error(`run-tests: the tests' database seed could not be made (exit ${made.status ?? made.signal})`);
+  rmSync(bundleDir, { recursive: true, force: true });
+  console.error(`run-tests: ${seedFailure ?? failure}`);
   process.exit(1);
 }
 
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=tap', '--test-concurrency=2', ...files],
+  ['--enable-source-maps', '--test', '--test-reporter=tap', '--test-concurrency=2', ...bundles],
   { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, GATEWAY_TEST_PGLITE_SEED: seed } },
 );
 // Ctrl-C or a SIGTERM: the runner stops its test processes and removes the seed on its way out (the close below)
@@ -50,6 +64,7 @@ child.stdout.on('data', (chunk) => {
 });
 child.on('close', (code) => {
   rmSync(seedDir, { recursive: true, force: true });
+  rmSync(bundleDir, { recursive: true, force: true });
   const tests = /# tests (\d+)/.exec(tail);
   const pass = /# pass (\d+)/.exec(tail);
   const fail = /# fail (\d+)/.exec(tail);
