@@ -18,7 +18,7 @@ import { adminClient } from '../helpers/admin-client.ts';
 import { closeAll } from '../helpers/backend-gateway.ts';
 import { createPostgresDatabase } from '../helpers/databases.ts';
 import { redisProxy, startNode, type Node } from '../helpers/gateway-process.ts';
-import { startTestGateway, TEST_ADMIN_KEY, type TestGateway } from '../helpers/gateway.ts';
+import { customHostHeaders, startTestGateway, TEST_ADMIN_KEY, type TestGateway } from '../helpers/gateway.ts';
 import { startUsageUpstream, type UsageUpstream } from './budgets-upstream.ts';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
@@ -30,14 +30,7 @@ const BODY = { model: 'fake-model', messages: [{ role: 'user', content: 'hi' }] 
 async function chat(node: { baseURL: string }, upstream: UsageUpstream, metadata: Record<string, string>, extra: Record<string, unknown>): Promise<number> {
   const response = await request(`${node.baseURL}/chat/completions`, {
     method: 'POST',
-    headers: {
-      'x-gateway-api-key': TEST_ADMIN_KEY,
-      'x-gateway-provider': 'openai',
-      'x-gateway-custom-host': upstream.baseUrl,
-      'x-gateway-metadata': JSON.stringify(metadata),
-      authorization: 'Bearer sk-client',
-      'content-type': 'application/json',
-    },
+    headers: customHostHeaders(upstream.baseUrl, { 'x-gateway-metadata': JSON.stringify(metadata) }),
     body: JSON.stringify({ ...BODY, ...extra }),
   });
   await response.body.dump();

@@ -6,6 +6,21 @@ import { createGateway, type Gateway, type GatewayOverrides } from '../../src/ga
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdef';
 export const TEST_ENCRYPTION_KEY = '0f'.repeat(32);
 
+/**
+ * A chat request's headers through the gateway to a fake OpenAI-compatible upstream taken as a custom host, with the
+ * tests' admin key; `extra` adds or overrides headers.
+ */
+export function customHostHeaders(upstreamBaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'x-gateway-api-key': TEST_ADMIN_KEY,
+    'x-gateway-provider': 'openai',
+    'x-gateway-custom-host': upstreamBaseUrl,
+    authorization: 'Bearer sk-client',
+    'content-type': 'application/json',
+    ...extra,
+  };
+}
+
 export interface TestGateway {
   gateway: Gateway;
   /** http://127.0.0.1:<port> */

@@ -4,8 +4,8 @@
  * first start on an empty data dir (the template copied), a chat completion through a fake upstream stored in the
  * request log and read back, a database error answered as one (a unique violation raised inside PostgreSQL's
  * WebAssembly, compiled by Liftoff only: GATEWAY_WASM_COMPILER's default), then a restart on the same data dir that
- * finds what the first run stored. The other tests run the sources through tsx; this is the one that runs the
- * bundle, so it needs `npm run build` first (npm ci runs it).
+ * finds what the first run stored. The other tests run the sources (each test file bundled with them by
+ * scripts/test-bundle.mjs, or spawned through tsx); this is the one that runs the production bundle, so it needs `npm run build` first (npm ci runs it).
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { startFakeUpstream, type FakeUpstream } from '../fakes/openai-upstream.t
 import { adminClient } from '../helpers/admin-client.ts';
 import { closeAll } from '../helpers/backend-gateway.ts';
 import { compiledCommand, startNode, type Node } from '../helpers/gateway-process.ts';
-import { TEST_ADMIN_KEY } from '../helpers/gateway.ts';
+import { customHostHeaders, TEST_ADMIN_KEY } from '../helpers/gateway.ts';
 
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 
@@ -56,14 +56,7 @@ describe('the compiled build, started as `npm start` starts it', () => {
     assert.ok(existsSync(path.join(dataDir, 'pglite', 'PG_VERSION')), 'the template was copied into the data dir');
     const response = await request(`${node.baseURL}/chat/completions`, {
       method: 'POST',
-      headers: {
-        'x-gateway-api-key': TEST_ADMIN_KEY,
-        'x-gateway-provider': 'openai',
-        'x-gateway-custom-host': upstream.baseUrl,
-        'x-gateway-trace-id': traceId,
-        authorization: 'Bearer sk-client',
-        'content-type': 'application/json',
-      },
+      headers: customHostHeaders(upstream.baseUrl, { 'x-gateway-trace-id': traceId }),
       body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello from the bundle' }] }),
     });
     const body = (await response.body.json()) as { choices: Array<{ message: { content: string } }> };

@@ -33,9 +33,9 @@ function toError(serialized: SerializedError): Error {
 }
 
 /**
- * Compiled (dist/, `npm start`): the worker is the bundle's pglite-worker.js, beside every other output file. From
- * the TypeScript sources (tests, `--import tsx`): worker threads do not inherit the parent's loader, so boot.mjs
- * registers tsx first.
+ * Compiled (dist/, `npm start`; `npm test`'s bundles, scripts/test-bundle.mjs): the worker is the bundle's
+ * pglite-worker.js, beside this module's compiled code. From the TypeScript sources (`npm run dev`, processes spawned
+ * with `--import tsx`): worker threads do not inherit the parent's loader, so boot.mjs registers tsx first.
  */
 function startThread(start: WorkerStart): Worker {
   const compiled = import.meta.url.endsWith('.js');
