@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseStartScript, startCommand } from '../scripts/start-command.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const COMPILED_MAIN = path.join(ROOT, 'dist', 'main.js');
@@ -44,6 +45,7 @@ export function ensureBuilt(): string {
 export function gatewayEnv(port: number, dataDir: string, adminKey: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     ...process.env,
+    ...startEnv(),
     PORT: String(port),
     HOST: '127.0.0.1',
     GATEWAY_DATA_DIR: dataDir,
@@ -60,7 +62,14 @@ export function gatewayEnv(port: number, dataDir: string, adminKey: string, extr
  */
 export function startFlags(): string[] {
   if (process.env.BENCH_NODE_FLAGS !== undefined) return process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean);
-  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const words = pkg.scripts.start.split(/\s+/);
-  return words.slice(words.indexOf('node') + 1, words.indexOf('dist/main.js')).filter((word) => word.startsWith('--'));
+  return startCommand().flags;
+}
+
+/**
+ * The variables `npm start` sets before node (glibc's malloc settings, read only when a process starts);
+ * BENCH_START_ENV instead: other assignments to compare ("" for none, "NAME=value ..." otherwise).
+ */
+export function startEnv(): Record<string, string> {
+  if (process.env.BENCH_START_ENV !== undefined) return parseStartScript(`${process.env.BENCH_START_ENV} node x`).env;
+  return startCommand().env;
 }

@@ -31,7 +31,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, startFlags } from './build.ts';
+import { ROOT, startEnv, startFlags } from './build.ts';
 import { BenchError, sleep, startHelper, stopAll } from './children.ts';
 import { MODES, ratios, table, type RunResult } from './comparisons.ts';
 import { cpuPlan } from './cpu-pinning.ts';
@@ -257,7 +257,7 @@ async function main(): Promise<void> {
       requestsPerSec: "autocannon's mean of per-second samples over the measured run",
       latency: "per-response time to the full response (hrtime, from autocannon's 'response' event), 2xx only, nearest-rank percentiles",
       requestBodyBytes: { 'non-stream': Buffer.byteLength(BODIES['non-stream']), stream: Buffer.byteLength(BODIES.stream) },
-      gateway: EXTERNAL_GATEWAY ? { external: EXTERNAL_GATEWAY } : { spawned: `node ${startFlags().join(' ')} dist/main.js` },
+      gateway: EXTERNAL_GATEWAY ? { external: EXTERNAL_GATEWAY } : { spawned: [...Object.entries(startEnv()).map(([name, value]) => `${name}=${value}`), 'node', ...startFlags(), 'dist/main.js'].join(' ') },
     },
     runs,
     ratios: rat,

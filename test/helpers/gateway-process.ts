@@ -4,13 +4,14 @@
  * and open again to take the service away from the nodes and give it back.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { startCommand } from '../../scripts/start-command.ts';
 import { TEST_ADMIN_KEY, TEST_ENCRYPTION_KEY } from './gateway.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -37,18 +38,16 @@ export interface NodeOptions {
   port?: number;
   /** everything the process writes to stdout (its log lines), as it comes */
   onStdout?: (text: string) => void;
-  /** node's arguments: the sources through tsx by default; compiledCommand() runs the build as `npm start` does */
+  /** node's arguments: the sources through tsx by default; compiledStart() runs the build as `npm start` does */
   command?: string[];
   /** start on this data dir, kept when the node stops (a restart); a fresh one removed at stop by default */
   dataDir?: string;
 }
 
-/** `npm start`'s command (package.json), as node arguments: its V8 flags, then dist/main.js. */
-export function compiledCommand(): string[] {
-  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const words = pkg.scripts.start.split(/\s+/);
-  if (words[0] !== 'node') throw new Error(`package.json's start script does not run node: ${pkg.scripts.start}`);
-  return words.slice(1);
+/** `npm start`'s command (package.json): the environment it sets, and node's arguments (its flags, then dist/main.js). */
+export function compiledStart(): { env: Record<string, string>; command: string[] } {
+  const start = startCommand();
+  return { env: start.env, command: [...start.flags, start.entry] };
 }
 
 /** A gateway process of its own (its own process group, stopped by it), ready once /health answers. */

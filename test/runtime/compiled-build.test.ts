@@ -8,7 +8,7 @@
  * scripts/test-bundle.mjs, or spawned through tsx); this is the one that runs the production bundle, so it needs `npm run build` first (npm ci runs it).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,7 +19,7 @@ import { startFakeBedrock, type FakeBedrock } from '../fakes/bedrock-upstream.ts
 import { startFakeUpstream, type FakeUpstream } from '../fakes/openai-upstream.ts';
 import { adminClient } from '../helpers/admin-client.ts';
 import { closeAll } from '../helpers/backend-gateway.ts';
-import { compiledCommand, startNode, type Node } from '../helpers/gateway-process.ts';
+import { compiledStart, startNode, type Node } from '../helpers/gateway-process.ts';
 import { customHostHeaders, TEST_ADMIN_KEY } from '../helpers/gateway.ts';
 
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -52,8 +52,10 @@ describe('the compiled build, started as `npm start` starts it', () => {
   });
 
   test('a first start on an empty data dir serves a chat completion and stores its log row', async () => {
-    node = await startNode({}, { command: compiledCommand(), dataDir });
+    node = await startNode(compiledStart().env, { command: compiledStart().command, dataDir });
     assert.ok(existsSync(path.join(dataDir, 'pglite', 'PG_VERSION')), 'the template was copied into the data dir');
+    const environment = readFileSync(`/proc/${node.pid}/environ`, 'utf8').split('\0');
+    for (const [name, value] of Object.entries(compiledStart().env)) assert.ok(environment.includes(`${name}=${value}`), `${name} in the process's environment`);
     const response = await request(`${node.baseURL}/chat/completions`, {
       method: 'POST',
       headers: customHostHeaders(upstream.baseUrl, { 'x-gateway-trace-id': traceId }),
@@ -99,7 +101,7 @@ describe('the compiled build, started as `npm start` starts it', () => {
 
   test('a restart on the same data dir finds what the first run stored', async () => {
     await node!.stop();
-    node = await startNode({}, { command: compiledCommand(), dataDir });
+    node = await startNode(compiledStart().env, { command: compiledStart().command, dataDir });
     const row = await loggedRow(node, traceId);
     assert.equal(row.ai_model, 'gpt-4o-mini');
     const listed = await adminClient(node.baseURL)('GET', '/admin/workspaces', TEST_ADMIN_KEY);
