@@ -19,6 +19,30 @@ function find(dir) {
   return files;
 }
 
+/** A run killed with SIGKILL cannot remove its bundles: a later run removes those of runners no longer alive. */
+function removeOrphanedBundles(root) {
+  let entries = [];
+  try {
+    entries = readdirSync(root);
+  } catch {
+    return; // no run has bundled here yet
+  }
+  for (const entry of entries) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
+    rmSync(path.join(root, entry), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM'; // alive, another user's
+  }
+}
+
 const filter = process.argv.slice(2);
 let files = [...find('test'), ...find('src')].sort();
 if (filter.length > 0) files = files.filter((file) => filter.some((part) => file.includes(part)));
@@ -37,7 +61,9 @@ const seedMade = new Promise((resolve) => {
   );
 });
 // inside the checkout, so that the bundles find its node_modules
-const bundleDir = path.resolve('node_modules', '.cache', 'gateway-tests', String(process.pid));
+const bundlesRoot = path.resolve('node_modules', '.cache', 'gateway-tests');
+const bundleDir = path.join(bundlesRoot, String(process.pid));
+removeOrphanedBundles(bundlesRoot);
 const bundled = bundleTests(files, bundleDir).then(
   (bundles) => ({ bundles }),
   (error) => ({ failure: `the test files could not be bundled: ${error instanceof Error ? error.message : error}` }),

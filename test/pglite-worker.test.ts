@@ -1,11 +1,14 @@
 /**
  * The embedded database in its worker thread: queries, database errors with their codes, transactions that
  * commit or roll back whole, calls kept in order around a transaction, named prepared statements with binary
- * parameters (a large one handed over to the thread, not copied), and a clean close.
+ * parameters (a large one handed over to the thread, not copied, and moved back with the reply once run), and a clean
+ * close.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startPgliteWorker, type PgliteWorkerClient } from '../src/storage/pglite-worker/client.ts';
+import { once } from 'node:events';
+import { startPgliteWorker, startThread, type PgliteWorkerClient } from '../src/storage/pglite-worker/client.ts';
+import { ownedBuffers, type WorkerReply } from '../src/storage/pglite-worker/protocol.ts';
 
 let client: PgliteWorkerClient;
 
@@ -76,6 +79,38 @@ test('a parameter that owns its memory is handed over to the database thread, no
   const last = (await client.query('select note from t where id = 2999')) as { rows: Array<{ note: string }> };
   assert.equal(last.rows[0]!.note, `note 1999 ${'x'.repeat(40)}`);
   await client.exec('delete from t where id >= 1000');
+});
+
+test('the buffers a thread may move are whole ArrayBuffers of their own, each once', () => {
+  const whole = Buffer.from('x'.repeat(10_000));
+  const pooled = Buffer.from('small');
+  const slice = whole.subarray(10);
+  const own = new Uint8Array(8);
+  const moved = ownedBuffers([whole, pooled, slice, null, 'text', whole, own]);
+  assert.equal(moved.length, 2);
+  assert.equal(moved[0], whole.buffer);
+  assert.equal(moved[1], own.buffer);
+  assert.deepEqual(ownedBuffers([pooled, slice, null, 'text']), []);
+});
+
+test("a prepared statement's reply moves the batch and its message back (freed by the caller's next young collection)", async () => {
+  const thread = startThread({ dataDir: undefined, postgresqlconf: 'shared_buffers = 8MB' });
+  try {
+    const [ready] = (await once(thread, 'message')) as [WorkerReply];
+    assert.ok(!('error' in ready), JSON.stringify(ready));
+    const batch = Buffer.from(JSON.stringify(Array.from({ length: 1000 }, (_, index) => [index, 'y'.repeat(60)])));
+    const length = batch.byteLength;
+    const request = { id: 1, op: 'prepared', name: 'sum_ids', sql: 'select sum((e->>0)::int) from json_array_elements($1::json) e', parameterTypes: [114], params: [batch] };
+    thread.postMessage(request, [batch.buffer as ArrayBuffer]);
+    const [reply] = (await once(thread, 'message')) as [WorkerReply];
+    assert.ok(!('error' in reply), JSON.stringify(reply));
+    const spent = (reply.spent ?? []).map((buffer) => buffer.byteLength).sort((a, b) => a - b);
+    assert.equal(spent.length, 2, `the batch and the Bind message: ${spent.join(', ')}`);
+    assert.equal(spent[0], length);
+    assert.ok(spent[1]! > length, 'the Bind message holds the batch and its framing');
+  } finally {
+    await thread.terminate();
+  }
 });
 
 test('a transaction commits whole or rolls back whole; calls outside it wait their turn', async () => {

@@ -8,7 +8,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { BinaryParameter, PreparedStatement } from './extended-protocol.ts';
-import type { SerializedError, WorkerReply, WorkerRequest, WorkerStart } from './protocol.ts';
+import { ownedBuffers, type SerializedError, type WorkerReply, type WorkerRequest, type WorkerStart } from './protocol.ts';
 
 type Outgoing = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<string, unknown> };
@@ -37,7 +37,7 @@ function toError(serialized: SerializedError): Error {
  * pglite-worker.js, beside this module's compiled code. From the TypeScript sources (`npm run dev`, processes spawned
  * with `--import tsx`): worker threads do not inherit the parent's loader, so boot.mjs registers tsx first.
  */
-function startThread(start: WorkerStart): Worker {
+export function startThread(start: WorkerStart): Worker {
   const compiled = import.meta.url.endsWith('.js');
   if (compiled) return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: { start }, resourceLimits: THREAD_LIMITS });
   return new Worker(new URL('./boot.mjs', import.meta.url), {
@@ -73,20 +73,6 @@ export async function startPgliteWorker(start: WorkerStart): Promise<PgliteWorke
     return client;
   }
   return openWorker(start);
-}
-
-/**
- * The parameters' memory this thread can hand over to the database's thread instead of copying it (a request-log
- * batch: ~1-2 MB each): only a buffer that is a whole ArrayBuffer of its own, never a slice of Node's shared pool.
- * A handed-over buffer is empty here afterwards (the caller builds each batch anew).
- */
-function ownedBuffers(params: readonly BinaryParameter[]): ArrayBuffer[] {
-  const owned: ArrayBuffer[] = [];
-  for (const param of params) {
-    if (!(param instanceof Uint8Array) || !(param.buffer instanceof ArrayBuffer)) continue;
-    if (param.byteOffset === 0 && param.byteLength === param.buffer.byteLength && !owned.includes(param.buffer)) owned.push(param.buffer);
-  }
-  return owned;
 }
 
 async function openWorker(start: WorkerStart): Promise<PgliteWorkerClient> {
@@ -141,6 +127,8 @@ async function openWorker(start: WorkerStart): Promise<PgliteWorkerClient> {
     exec: (sql) => exclusive(() => direct.exec(sql)),
     execPrepared: async (statement, params) => {
       const request = { op: 'prepared', name: statement.name, sql: statement.text, parameterTypes: statement.parameterTypes, params } as const;
+      // a request-log batch (~1-2 MB) is moved to the database's thread, not copied: empty here afterwards (the
+      // caller builds each batch anew); the reply brings it back as `spent`, dropped here
       await exclusive(() => send(request, ownedBuffers(params)));
     },
     transaction: (callback) =>

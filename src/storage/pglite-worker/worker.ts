@@ -9,7 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types, type SerializerOptions } from '@electric-sql/pglite';
 import { bindExecuteMessage, parseMessage } from './extended-protocol.ts';
 import { seedFromTemplate } from './template.ts';
-import type { SerializedError, WorkerReply, WorkerRequest, WorkerStart } from './protocol.ts';
+import { ownedBuffers, type SerializedError, type WorkerReply, type WorkerRequest, type WorkerStart } from './protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('the PGlite worker must run in a worker thread');
@@ -60,29 +60,36 @@ const ready = open().then(async (db) => {
 /** the named statements prepared on this connection (PGlite's one): Parse once each */
 const prepared = new Set<string>();
 
-async function runPrepared(db: PGlite, request: Extract<WorkerRequest, { op: 'prepared' }>): Promise<null> {
+interface Handled {
+  result: unknown;
+  /** buffers this thread is done with, moved back with the reply (WorkerReply's `spent`) */
+  spent?: ArrayBuffer[];
+}
+
+async function runPrepared(db: PGlite, request: Extract<WorkerRequest, { op: 'prepared' }>): Promise<Handled> {
   if (!prepared.has(request.name)) {
     await db.execProtocol(parseMessage(request.name, request.sql, request.parameterTypes));
     prepared.add(request.name);
   }
-  await db.execProtocol(bindExecuteMessage(request.name, request.params));
-  return null;
+  const message = bindExecuteMessage(request.name, request.params);
+  await db.execProtocol(message);
+  return { result: null, spent: ownedBuffers([...request.params, message]) };
 }
 
-async function handle(db: PGlite, request: WorkerRequest): Promise<unknown> {
+async function handle(db: PGlite, request: WorkerRequest): Promise<Handled> {
   switch (request.op) {
     case 'query': {
       // the caller's parsers (drizzle's) keep these types as the text PostgreSQL sent; functions cannot cross threads
       const parsers = Object.fromEntries(request.identityTypes.map((type) => [type, identity]));
-      return db.query(request.sql, request.params, { rowMode: request.rowMode, parsers, serializers: jsonSerializers });
+      return { result: await db.query(request.sql, request.params, { rowMode: request.rowMode, parsers, serializers: jsonSerializers }) };
     }
     case 'exec':
-      return db.exec(request.sql);
+      return { result: await db.exec(request.sql) };
     case 'prepared':
       return runPrepared(db, request);
     case 'close':
       await db.close();
-      return null;
+      return { result: null };
   }
 }
 
@@ -90,7 +97,7 @@ port.on('message', (request: WorkerRequest) => {
   ready
     .then((db) => handle(db, request))
     .then(
-      (result) => port.postMessage({ id: request.id, result } satisfies WorkerReply),
+      ({ result, spent }) => port.postMessage({ id: request.id, result, spent } satisfies WorkerReply, spent ?? []),
       (error: unknown) => port.postMessage({ id: request.id, error: serialize(error) } satisfies WorkerReply),
     );
 });
