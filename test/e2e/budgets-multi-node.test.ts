@@ -112,6 +112,9 @@ describe('budgets on two gateway processes sharing PostgreSQL and Redis', { skip
     assert.equal(created.status, 200, JSON.stringify(created.body));
     // the change has crossed Redis: node 1, which may hold the organisation's policies from an earlier test, drops them
     while (announced === seen) await new Promise((resolve) => announcements.once('message', resolve));
+    // this listener may hear it before node 1's subscriber has handled it: one round trip to each node lets each
+    // event loop turn over the message already in its socket (a CI run once sent a burst to node 1 before that)
+    await Promise.all(nodes.map(async (node) => (await request(`${node.origin}/health`)).body.dump()));
     return { id: created.body.id, team };
   }
 
