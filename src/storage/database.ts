@@ -68,11 +68,15 @@ async function openPostgres(url: string): Promise<Database> {
 
 /**
  * The embedded PostgreSQL's settings. It holds the control plane and the request log (the hot path reads caches,
- * not it): a small buffer pool saves ~150 MiB of resident memory against PostgreSQL's 128 MB default, and 8 MB
- * against 16 saved another 5-10 MiB at boot and at peak with no change in the database thread's CPU a logged
- * request (docs/performance.md, tenth session).
+ * not it):
+ * - a small buffer pool saves ~150 MiB of resident memory against PostgreSQL's 128 MB default, and 8 MB against 16
+ *   saved another 5-10 MiB at boot and at peak with no change in the database thread's CPU a logged request;
+ * - new WAL segments are not zero-filled: PostgreSQL writes a new 16 MB segment's zeros in 1 MiB vectored writes, and
+ *   PGlite's file layer gathers each into a new 1 MiB buffer, left for that thread's rare full collections: 10-20 MiB
+ *   at a time under the log's load, the peak's transient spikes. Off, a segment is made by writing its last byte.
+ * (docs/performance.md, tenth and eleventh sessions)
  */
-const PGLITE_CONF = 'shared_buffers = 8MB';
+const PGLITE_CONF = ['shared_buffers = 8MB', 'wal_init_zero = off'].join('\n');
 
 function pgliteStart({ dataDir, seed }: DatabaseOptions): WorkerStart {
   const inMemory = !dataDir || dataDir.startsWith('memory://');

@@ -32,6 +32,11 @@ test('a template, copied into an empty data dir, opens as a migrated database; w
   const database = await openDatabase({ dataDir });
   try {
     assert.deepEqual(await migrate(database.db), []);
+    // the embedded settings (src/storage/database.ts): a small buffer pool, and new WAL segments not zero-filled
+    // (PGlite writes a filled segment's 1 MiB runs through a new buffer each: the peak's transient ~10-20 MiB)
+    const setting = async (name: string) => Object.values(rowsOf<Record<string, string>>(await database.db.execute(sql.raw(`show ${name}`)))[0]!)[0];
+    assert.equal(await setting('shared_buffers'), '8MB');
+    assert.equal(await setting('wal_init_zero'), 'off');
   } finally {
     await database.close();
   }
