@@ -1,14 +1,12 @@
 /**
  * The embedded database in its worker thread: queries, database errors with their codes, transactions that
  * commit or roll back whole, calls kept in order around a transaction, named prepared statements with binary
- * parameters (a large one handed over to the thread, not copied, and moved back with the reply once run), and a clean
+ * parameters (a batch written into memory shared with the thread, given as chunks or as one buffer), and a clean
  * close.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { once } from 'node:events';
-import { startPgliteWorker, startThread, type PgliteWorkerClient } from '../src/storage/pglite-worker/client.ts';
-import { ownedBuffers, type WorkerReply } from '../src/storage/pglite-worker/protocol.ts';
+import { startPgliteWorker, type PgliteWorkerClient } from '../src/storage/pglite-worker/client.ts';
 
 let client: PgliteWorkerClient;
 
@@ -63,54 +61,43 @@ test('a named prepared statement runs again and again with binary parameters; it
   await client.exec('delete from t where id >= 100');
 });
 
-test('a parameter that owns its memory is handed over to the database thread, not copied; a slice of the pool is copied', async () => {
+test("a batch reaches the database's thread through shared memory: as chunks or one buffer, the caller's buffers left as they were", async () => {
   const statement = { name: 'insert_many', text: 'insert into t (id, note) select (e->>0)::int, e->>1 from json_array_elements($1::json) e', parameterTypes: [114] };
-  const rows = Array.from({ length: 2000 }, (_, index) => [1000 + index, `note ${index} ${'x'.repeat(40)}`]);
-  const owned = Buffer.from(JSON.stringify(rows));
-  assert.equal(owned.byteLength, owned.buffer.byteLength, 'the batch is an ArrayBuffer of its own (larger than the pool)');
-  const small = Buffer.from('[[3000, "pooled"]]');
-  assert.notEqual(small.byteLength, small.buffer.byteLength, 'a small Buffer is a slice of the shared pool');
+  const rows = Array.from({ length: 2000 }, (_, index) => Buffer.from(JSON.stringify([1000 + index, `note ${index} ${'x'.repeat(40)}`])));
+  // the JSON array's text as chunks: '[', each row, a comma between them, ']'
+  const chunks = [Buffer.from('['), ...rows.flatMap((row, index) => (index === 0 ? [row] : [Buffer.from(','), row])), Buffer.from(']')];
+  const whole = Buffer.from('[[3000, "one buffer"]]');
   const before = await count();
-  await client.execPrepared(statement, [owned]);
-  await client.execPrepared(statement, [small]);
+  await client.execPrepared(statement, [chunks]);
+  await client.execPrepared(statement, [whole]);
   assert.equal(await count(), before + 2001);
-  assert.equal(owned.byteLength, 0, 'handed over: nothing left to copy on this thread');
-  assert.equal(small.toString(), '[[3000, "pooled"]]', 'the pool is never handed over');
-  const last = (await client.query('select note from t where id = 2999')) as { rows: Array<{ note: string }> };
-  assert.equal(last.rows[0]!.note, `note 1999 ${'x'.repeat(40)}`);
+  assert.equal(rows[1999]!.toString(), JSON.stringify([2999, `note 1999 ${'x'.repeat(40)}`]), 'nothing moved out of the caller');
+  assert.equal(whole.toString(), '[[3000, "one buffer"]]');
+  const last = (await client.query('select note from t where id in (2999, 3000) order by id')) as { rows: Array<{ note: string }> };
+  assert.deepEqual(last.rows.map((row) => row.note), [`note 1999 ${'x'.repeat(40)}`, 'one buffer']);
   await client.exec('delete from t where id >= 1000');
 });
 
-test('the buffers a thread may move are whole ArrayBuffers of their own, each once', () => {
-  const whole = Buffer.from('x'.repeat(10_000));
-  const pooled = Buffer.from('small');
-  const slice = whole.subarray(10);
-  const own = new Uint8Array(8);
-  const moved = ownedBuffers([whole, pooled, slice, null, 'text', whole, own]);
-  assert.equal(moved.length, 2);
-  assert.equal(moved[0], whole.buffer);
-  assert.equal(moved[1], own.buffer);
-  assert.deepEqual(ownedBuffers([pooled, slice, null, 'text']), []);
-});
-
-test("a prepared statement's reply moves the batch and its message back (freed by the caller's next young collection)", async () => {
-  const thread = startThread({ dataDir: undefined, postgresqlconf: 'shared_buffers = 8MB' });
-  try {
-    const [ready] = (await once(thread, 'message')) as [WorkerReply];
-    assert.ok(!('error' in ready), JSON.stringify(ready));
-    const batch = Buffer.from(JSON.stringify(Array.from({ length: 1000 }, (_, index) => [index, 'y'.repeat(60)])));
-    const length = batch.byteLength;
-    const request = { id: 1, op: 'prepared', name: 'sum_ids', sql: 'select sum((e->>0)::int) from json_array_elements($1::json) e', parameterTypes: [114], params: [batch] };
-    thread.postMessage(request, [batch.buffer as ArrayBuffer]);
-    const [reply] = (await once(thread, 'message')) as [WorkerReply];
-    assert.ok(!('error' in reply), JSON.stringify(reply));
-    const spent = (reply.spent ?? []).map((buffer) => buffer.byteLength).sort((a, b) => a - b);
-    assert.equal(spent.length, 2, `the batch and the Bind message: ${spent.join(', ')}`);
-    assert.equal(spent[0], length);
-    assert.ok(spent[1]! > length, 'the Bind message holds the batch and its framing');
-  } finally {
-    await thread.terminate();
-  }
+test('statements sent at once each run with their own parameters: a message is written into the shared memory only when its turn comes', async () => {
+  const statement = { name: 'insert_many', text: 'insert into t (id, note) select (e->>0)::int, e->>1 from json_array_elements($1::json) e', parameterTypes: [114] };
+  const batch = (first: number, size: number) => Buffer.from(JSON.stringify(Array.from({ length: size }, (_, index) => [first + index, `batch ${first} ${'z'.repeat(size)}`])));
+  const before = await count();
+  // sizes that grow and shrink: a longer message after a shorter one, and the other way round
+  await Promise.all([batch(5000, 50), batch(6000, 400), batch(7000, 10), batch(8000, 300)].map((param) => client.execPrepared(statement, [param])));
+  assert.equal(await count(), before + 760);
+  const notes = (await client.query('select min(id)::int as first, count(*)::int as n, min(note) as note from t where id >= 5000 group by id / 1000 order by 1')) as {
+    rows: Array<{ first: number; n: number; note: string }>;
+  };
+  assert.deepEqual(
+    notes.rows.map((row) => [row.first, row.n, row.note]),
+    [
+      [5000, 50, `batch 5000 ${'z'.repeat(50)}`],
+      [6000, 400, `batch 6000 ${'z'.repeat(400)}`],
+      [7000, 10, `batch 7000 ${'z'.repeat(10)}`],
+      [8000, 300, `batch 8000 ${'z'.repeat(300)}`],
+    ],
+  );
+  await client.exec('delete from t where id >= 5000');
 });
 
 test('a transaction commits whole or rolls back whole; calls outside it wait their turn', async () => {

@@ -6,7 +6,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { prestartPgliteWorker, startPgliteWorker, type PgliteWorkerClient } from './pglite-worker/client.ts';
-import type { BinaryParameter, PreparedStatement } from './pglite-worker/extended-protocol.ts';
+import { joinedParameter, type BinaryParameter, type PreparedStatement } from './pglite-worker/extended-protocol.ts';
 import type { WorkerStart } from './pglite-worker/protocol.ts';
 import * as schema from './schema.ts';
 
@@ -19,7 +19,8 @@ export interface Database {
   /**
    * Runs a statement prepared once by name (per connection) instead of parsed and planned on every call, for the
    * hot statements (the request log's batch INSERT). Parameters go in the binary format (a Buffer as its bytes);
-   * on the embedded database a Buffer that owns its memory is handed over to the database's thread (empty afterwards).
+   * a parameter may be given as chunks (a request-log batch's records), concatenated only where a driver needs it.
+   * The caller may reuse the parameters' memory once the promise has settled.
    */
   execPrepared(statement: PreparedStatement, params: BinaryParameter[]): Promise<void>;
   ping(): Promise<void>;
@@ -55,7 +56,7 @@ async function openPostgres(url: string): Promise<Database> {
     db,
     async execPrepared(statement, params) {
       // node-postgres prepares a named statement on each pooled connection the first time it runs there
-      await pool.query({ name: statement.name, text: statement.text, values: params });
+      await pool.query({ name: statement.name, text: statement.text, values: params.map(joinedParameter) });
     },
     async ping() {
       await db.execute(sql`select 1`);

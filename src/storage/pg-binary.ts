@@ -270,13 +270,16 @@ export function arrayElementRecord(writer: BinaryWriter, fields: readonly Record
   return writer.copy();
 }
 
-/** A one-dimensional array (lower bound 1, no NULL element) of elements from arrayElementRecord, of type `elementOid`. */
-export function recordArray(elementOid: number, elements: readonly Uint8Array[]): Buffer {
+/**
+ * A one-dimensional array (lower bound 1, no NULL element) of elements from arrayElementRecord, of type `elementOid`,
+ * as chunks: its header, then the elements themselves (not copied here: the message that carries them copies them).
+ */
+export function recordArray(elementOid: number, elements: readonly Uint8Array[]): Uint8Array[] {
   const head = Buffer.allocUnsafe(20);
   head.writeInt32BE(1, 0); // dimensions
   head.writeInt32BE(0, 4); // no NULL element
   head.writeInt32BE(elementOid, 8);
   head.writeInt32BE(elements.length, 12);
   head.writeInt32BE(1, 16); // lower bound
-  return Buffer.concat([head, ...elements]);
+  return [head, ...elements];
 }

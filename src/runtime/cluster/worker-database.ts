@@ -4,6 +4,7 @@
  * `begin` to `end`: other workers' calls wait for it, as on PGlite's single connection.
  */
 import type { PgliteTransactionClient, PgliteWorkerClient } from '../../storage/pglite-worker/client.ts';
+import { joinedParameter } from '../../storage/pglite-worker/extended-protocol.ts';
 import type { WorkerChannel } from './worker-channel.ts';
 
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<string, unknown> };
@@ -26,7 +27,8 @@ export function createWorkerDatabaseClient(channel: WorkerChannel): PgliteWorker
   return {
     ...outside,
     async execPrepared(statement, params) {
-      await channel.request({ gw: 'db', op: 'prepared', name: statement.name, text: statement.text, parameterTypes: statement.parameterTypes, params });
+      // one buffer a parameter over IPC: a chunk (a record in a slab) would take its whole slab with it
+      await channel.request({ gw: 'db', op: 'prepared', name: statement.name, text: statement.text, parameterTypes: statement.parameterTypes, params: params.map(joinedParameter) });
     },
     async transaction(callback) {
       const tx = (await channel.request({ gw: 'db', op: 'begin' })) as number;

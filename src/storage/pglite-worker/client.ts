@@ -7,8 +7,9 @@
  * PGlite, a query on the outer client from inside a transaction's callback would wait for the transaction.)
  */
 import { Worker } from 'node:worker_threads';
-import type { BinaryParameter, PreparedStatement } from './extended-protocol.ts';
-import { ownedBuffers, type SerializedError, type WorkerReply, type WorkerRequest, type WorkerStart } from './protocol.ts';
+import { bindExecuteMessage, type BinaryParameter, type PreparedStatement } from './extended-protocol.ts';
+import { SharedMessageBuffer } from './message-buffer.ts';
+import { type SerializedError, type WorkerReply, type WorkerRequest, type WorkerStart } from './protocol.ts';
 
 type Outgoing = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<string, unknown> };
@@ -37,7 +38,7 @@ function toError(serialized: SerializedError): Error {
  * pglite-worker.js, beside this module's compiled code. From the TypeScript sources (`npm run dev`, processes spawned
  * with `--import tsx`): worker threads do not inherit the parent's loader, so boot.mjs registers tsx first.
  */
-export function startThread(start: WorkerStart): Worker {
+function startThread(start: WorkerStart): Worker {
   const compiled = import.meta.url.endsWith('.js');
   if (compiled) return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: { start }, resourceLimits: THREAD_LIMITS });
   return new Worker(new URL('./boot.mjs', import.meta.url), {
@@ -98,12 +99,12 @@ async function openWorker(start: WorkerStart): Promise<PgliteWorkerClient> {
   worker.on('error', failAll);
   worker.on('exit', (code) => failAll(new Error(`the embedded database thread exited (code ${code})`)));
 
-  const send = (request: Outgoing, transfer: ArrayBuffer[] = []): Promise<unknown> => {
+  const send = (request: Outgoing): Promise<unknown> => {
     if (failed) return Promise.reject(failed);
     const id = nextId++;
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
-      worker.postMessage({ ...request, id } as WorkerRequest, transfer);
+      worker.postMessage({ ...request, id } as WorkerRequest);
     });
   };
 
@@ -121,15 +122,17 @@ async function openWorker(start: WorkerStart): Promise<PgliteWorkerClient> {
     exec: (sql) => send({ op: 'exec', sql }),
   };
 
+  const messages = new SharedMessageBuffer();
   await ready;
   return {
     query: (sql, params, options) => exclusive(() => direct.query(sql, params, options)),
     exec: (sql) => exclusive(() => direct.exec(sql)),
     execPrepared: async (statement, params) => {
-      const request = { op: 'prepared', name: statement.name, sql: statement.text, parameterTypes: statement.parameterTypes, params } as const;
-      // a request-log batch (~1-2 MB) is moved to the database's thread, not copied: empty here afterwards (the
-      // caller builds each batch anew); the reply brings it back as `spent`, dropped here
-      await exclusive(() => send(request, ownedBuffers(params)));
+      // written when its turn comes: the shared memory holds one message at a time
+      await exclusive(() => {
+        const message = bindExecuteMessage(statement.name, params, (bytes) => messages.take(bytes));
+        return send({ op: 'prepared', name: statement.name, sql: statement.text, parameterTypes: statement.parameterTypes, message });
+      });
     },
     transaction: (callback) =>
       exclusive(async () => {

@@ -44,24 +44,34 @@ export function parseMessage(name: string, sql: string, parameterTypes: readonly
   return Buffer.concat([message('P', [cString(name), cString(sql), int16(parameterTypes.length), ...parameterTypes.map(int32)]), SYNC]);
 }
 
-export type BinaryParameter = Uint8Array | string | null;
+/**
+ * A parameter's value: bytes, a string (its UTF-8 text), SQL NULL, or bytes given as chunks to be concatenated (a
+ * request-log batch: the array's header, then each row's record, never copied into one buffer of its own first).
+ */
+export type BinaryParameter = Uint8Array | string | null | readonly Uint8Array[];
+
+/** The parameter as one buffer (for drivers that take nothing else). */
+export function joinedParameter(parameter: BinaryParameter): Uint8Array | string | null {
+  return Array.isArray(parameter) ? Buffer.concat(parameter) : (parameter as Uint8Array | string | null);
+}
 
 /** Execute (the unnamed portal, all rows), then Sync: the same bytes after every Bind. */
 const EXECUTE_SYNC = Buffer.concat([message('E', [cString(''), int32(0)]), SYNC]);
 
 /**
  * Bind (the unnamed portal, every parameter binary, results in text), Execute (all rows), then Sync, written into
- * one buffer: a request-log batch's parameter (~1-2 MB) is copied once here, not once per message and again for the
- * whole.
+ * one buffer from `allocate` (called once, with the message's length): a request-log batch's chunks (~1-2 MB) are
+ * copied once, straight into the message.
  */
-export function bindExecuteMessage(name: string, parameters: readonly BinaryParameter[]): Buffer {
-  const values = parameters.map((parameter) => (typeof parameter === 'string' ? Buffer.from(parameter, 'utf8') : parameter));
+export function bindExecuteMessage(name: string, parameters: readonly BinaryParameter[], allocate: (bytes: number) => Uint8Array = Buffer.allocUnsafe): Uint8Array {
+  const values = parameters.map((parameter) => (typeof parameter === 'string' ? [Buffer.from(parameter, 'utf8')] : parameter === null ? null : Array.isArray(parameter) ? parameter : [parameter as Uint8Array]));
   const nameBytes = Buffer.byteLength(name, 'utf8');
+  const lengths = values.map((chunks) => (chunks === null ? -1 : chunks.reduce((sum, chunk) => sum + chunk.length, 0)));
   // after the type byte: the length itself, the portal's empty name, the statement's name, one parameter format
   // (its count and the code), the parameters' count, each parameter (its length, its bytes), the results' formats' count
-  let bindLength = 4 + 1 + nameBytes + 1 + 2 + 2 + 2 + 2;
-  for (const value of values) bindLength += 4 + (value === null ? 0 : value.length);
-  const out = Buffer.allocUnsafe(1 + bindLength + EXECUTE_SYNC.length);
+  const bindLength = lengths.reduce((sum, length) => sum + 4 + Math.max(length, 0), 4 + 1 + nameBytes + 1 + 2 + 2 + 2 + 2);
+  const target = allocate(1 + bindLength + EXECUTE_SYNC.length);
+  const out = Buffer.from(target.buffer, target.byteOffset, target.byteLength);
   let at = out.write('B', 0, 'latin1');
   at = out.writeInt32BE(bindLength, at);
   at = out.writeUInt8(0, at); // the unnamed portal
@@ -70,14 +80,14 @@ export function bindExecuteMessage(name: string, parameters: readonly BinaryPara
   at = out.writeInt16BE(1, at); // one format code for every parameter: binary
   at = out.writeInt16BE(1, at);
   at = out.writeInt16BE(values.length, at);
-  for (const value of values) {
-    at = out.writeInt32BE(value === null ? -1 : value.length, at);
-    if (value !== null) {
-      out.set(value, at);
-      at += value.length;
+  values.forEach((chunks, index) => {
+    at = out.writeInt32BE(lengths[index]!, at);
+    for (const chunk of chunks ?? []) {
+      out.set(chunk, at);
+      at += chunk.length;
     }
-  }
+  });
   at = out.writeInt16BE(0, at); // results: every column in text
   EXECUTE_SYNC.copy(out, at);
-  return out;
+  return target;
 }

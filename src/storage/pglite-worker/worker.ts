@@ -7,9 +7,9 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types, type SerializerOptions } from '@electric-sql/pglite';
-import { bindExecuteMessage, parseMessage } from './extended-protocol.ts';
+import { parseMessage } from './extended-protocol.ts';
 import { seedFromTemplate } from './template.ts';
-import { ownedBuffers, type SerializedError, type WorkerReply, type WorkerRequest, type WorkerStart } from './protocol.ts';
+import { type SerializedError, type WorkerReply, type WorkerRequest, type WorkerStart } from './protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('the PGlite worker must run in a worker thread');
@@ -60,36 +60,30 @@ const ready = open().then(async (db) => {
 /** the named statements prepared on this connection (PGlite's one): Parse once each */
 const prepared = new Set<string>();
 
-interface Handled {
-  result: unknown;
-  /** buffers this thread is done with, moved back with the reply (WorkerReply's `spent`) */
-  spent?: ArrayBuffer[];
-}
-
-async function runPrepared(db: PGlite, request: Extract<WorkerRequest, { op: 'prepared' }>): Promise<Handled> {
+async function runPrepared(db: PGlite, request: Extract<WorkerRequest, { op: 'prepared' }>): Promise<null> {
   if (!prepared.has(request.name)) {
     await db.execProtocol(parseMessage(request.name, request.sql, request.parameterTypes));
     prepared.add(request.name);
   }
-  const message = bindExecuteMessage(request.name, request.params);
-  await db.execProtocol(message);
-  return { result: null, spent: ownedBuffers([...request.params, message]) };
+  // the message, in memory shared with the gateway's thread, is read once, while PGlite runs it
+  await db.execProtocol(request.message);
+  return null;
 }
 
-async function handle(db: PGlite, request: WorkerRequest): Promise<Handled> {
+async function handle(db: PGlite, request: WorkerRequest): Promise<unknown> {
   switch (request.op) {
     case 'query': {
       // the caller's parsers (drizzle's) keep these types as the text PostgreSQL sent; functions cannot cross threads
       const parsers = Object.fromEntries(request.identityTypes.map((type) => [type, identity]));
-      return { result: await db.query(request.sql, request.params, { rowMode: request.rowMode, parsers, serializers: jsonSerializers }) };
+      return db.query(request.sql, request.params, { rowMode: request.rowMode, parsers, serializers: jsonSerializers });
     }
     case 'exec':
-      return { result: await db.exec(request.sql) };
+      return db.exec(request.sql);
     case 'prepared':
       return runPrepared(db, request);
     case 'close':
       await db.close();
-      return { result: null };
+      return null;
   }
 }
 
@@ -97,7 +91,7 @@ port.on('message', (request: WorkerRequest) => {
   ready
     .then((db) => handle(db, request))
     .then(
-      ({ result, spent }) => port.postMessage({ id: request.id, result, spent } satisfies WorkerReply, spent ?? []),
+      (result) => port.postMessage({ id: request.id, result } satisfies WorkerReply),
       (error: unknown) => port.postMessage({ id: request.id, error: serialize(error) } satisfies WorkerReply),
     );
 });
