@@ -44,8 +44,8 @@ export interface RequestLogDeps<Queued = NewRequestLogRow> {
    * the batch into the analytics rollups, a cost per statement: larger batches pay it less often, but the embedded
    * database's WebAssembly memory grows to the largest statement it has run and never shrinks: 500-row batches
    * (3 MB of JSON with bodies) put the embedded gateway's peak RSS at ~380 MiB, 200-row ones at ~330, for the same
-   * throughput (docs/performance.md). PGlite runs the statement in its worker thread, so only building the batch's
-   * JSON is on this thread
+   * throughput (docs/performance.md; batches were JSON then, binary records now). PGlite runs the statement in its
+   * worker thread, so only encoding the rows and writing the batch's message is on this thread
    */
   batchSize?: number;
   /** longest time a row waits in the queue when traffic is light (default 1,000 ms) */
