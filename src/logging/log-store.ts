@@ -4,7 +4,7 @@
  * second implementation of this interface, and nothing on the request path would change.
  */
 import type { Database } from '../storage/database.ts';
-import { dropLogPartitionsBefore, ensureLogPartitions } from '../storage/repositories/log-partitions.ts';
+import { analyzeRecentLogPartitions, dropLogPartitionsBefore, ensureLogPartitions } from '../storage/repositories/log-partitions.ts';
 import { openBinaryLogInsert, type EncodedLogRow } from '../storage/repositories/request-logs-binary.ts';
 import type { NewRequestLogRow } from '../storage/repositories/request-logs.ts';
 
@@ -17,6 +17,11 @@ export interface LogStore {
   release(rows: readonly EncodedLogRow[]): void;
   /** makes room for the coming days and drops what is past retention */
   maintain(now: Date): Promise<MaintenanceReport>;
+  /**
+   * refreshes the planner's statistics of what is being written where the database does not (the embedded one has
+   * no autovacuum); returns the day partitions analysed
+   */
+  analyze(now: Date): Promise<string[]>;
 }
 
 export interface MaintenanceReport {
@@ -31,7 +36,7 @@ const DAYS_AHEAD = 3;
 const DAY_MS = 86_400_000;
 
 /** The PostgreSQL (or PGlite) store; opening it makes the batch's row type if it is not there (request-logs-binary.ts). */
-export async function openPostgresLogStore(database: Pick<Database, 'db' | 'execPrepared'>, options: { retentionDays: number }): Promise<LogStore> {
+export async function openPostgresLogStore(database: Pick<Database, 'db' | 'execPrepared' | 'kind'>, options: { retentionDays: number }): Promise<LogStore> {
   const { db } = database;
   const batches = await openBinaryLogInsert(database);
   return {
@@ -44,10 +49,18 @@ export async function openPostgresLogStore(database: Pick<Database, 'db' | 'exec
       const dropped = await dropLogPartitionsBefore(db, new Date(today.getTime() - options.retentionDays * DAY_MS));
       return { skipped, dropped };
     },
+    async analyze(now) {
+      // PostgreSQL's autovacuum keeps the statistics; the embedded database has none to do it
+      if (database.kind !== 'pglite') return [];
+      return analyzeRecentLogPartitions(db, new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS));
+    },
   };
 }
 
-/** Runs `maintain` now and then every `everyMs` (default hourly); failures are reported, never thrown. */
+/**
+ * Runs `maintain` now and then every `everyMs` (default hourly), each time followed by `analyze`; failures are
+ * reported, never thrown. `ready` waits for the first `maintain` only: a start does not wait for statistics.
+ */
 export function scheduleLogMaintenance(
   store: LogStore,
   options: { everyMs?: number; now?: () => Date; onError: (error: unknown) => void; onReport?: (report: MaintenanceReport) => void },
@@ -61,7 +74,15 @@ export function scheduleLogMaintenance(
       options.onError(error);
     }
   };
+  const analyze = async () => {
+    try {
+      await store.analyze(now());
+    } catch (error) {
+      options.onError(error);
+    }
+  };
   const ready = run();
-  const timer = setInterval(() => void run(), options.everyMs ?? 3_600_000).unref();
+  void ready.then(analyze);
+  const timer = setInterval(() => void run().then(analyze), options.everyMs ?? 3_600_000).unref();
   return { ready, stop: () => clearInterval(timer) };
 }

@@ -88,5 +88,20 @@ for (const backend of testBackends()) {
       const count = rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from request_logs where trace_id = 't-10'`));
       assert.equal(count[0]!.n, 1, 'the row is still there');
     });
+
+    test('the planner statistics of the days being written are refreshed on the embedded database, which has no autovacuum', async () => {
+      const when = new Date('2033-02-02T10:00:00Z');
+      const store = await openPostgresLogStore(database, { retentionDays: 10_000 });
+      await store.maintain(when);
+      await store.insert(Array.from({ length: 30 }, (_, index) => row(100 + index, when)).map(store.prepare));
+      const analyzed = await store.analyze(when);
+      const [stats] = rowsOf<{ tuples: number }>(await database.db.execute(sql`select reltuples::int as tuples from pg_class where relname = 'request_logs_p20330202'`));
+      if (backend.name === 'pglite') {
+        assert.deepEqual(analyzed, ['2033-02-02'], 'today (the day before has no partition)');
+        assert.equal(stats!.tuples, 30, 'the planner knows the rows are there');
+      } else {
+        assert.deepEqual(analyzed, [], "PostgreSQL's autovacuum does it");
+      }
+    });
   });
 }
