@@ -55,6 +55,13 @@ export function joinedParameter(parameter: BinaryParameter): Uint8Array | string
   return Array.isArray(parameter) ? Buffer.concat(parameter) : (parameter as Uint8Array | string | null);
 }
 
+/** A parameter's bytes as chunks, or null for SQL NULL. */
+function chunksOf(parameter: BinaryParameter): readonly Uint8Array[] | null {
+  if (parameter === null) return null;
+  if (typeof parameter === 'string') return [Buffer.from(parameter, 'utf8')];
+  return Array.isArray(parameter) ? parameter : [parameter as Uint8Array];
+}
+
 /** Execute (the unnamed portal, all rows), then Sync: the same bytes after every Bind. */
 const EXECUTE_SYNC = Buffer.concat([message('E', [cString(''), int32(0)]), SYNC]);
 
@@ -64,7 +71,7 @@ const EXECUTE_SYNC = Buffer.concat([message('E', [cString(''), int32(0)]), SYNC]
  * copied once, straight into the message.
  */
 export function bindExecuteMessage(name: string, parameters: readonly BinaryParameter[], allocate: (bytes: number) => Uint8Array = Buffer.allocUnsafe): Uint8Array {
-  const values = parameters.map((parameter) => (typeof parameter === 'string' ? [Buffer.from(parameter, 'utf8')] : parameter === null ? null : Array.isArray(parameter) ? parameter : [parameter as Uint8Array]));
+  const values = parameters.map(chunksOf);
   const nameBytes = Buffer.byteLength(name, 'utf8');
   const lengths = values.map((chunks) => (chunks === null ? -1 : chunks.reduce((sum, chunk) => sum + chunk.length, 0)));
   // after the type byte: the length itself, the portal's empty name, the statement's name, one parameter format
