@@ -12,6 +12,7 @@
  * PROFILE_POLICIES=1: with the bench's rate limits and usage limits policies on the key (bench/policies.ts).
  * PROFILE_OFF=1: no profiler at all, only the CPU per request (A/B runs of two builds or of node flags: startFlags()
  * reads BENCH_NODE_FLAGS).
+ * PROFILE_NO_BODIES=1: the requests ask for no bodies in their log rows (`x-gateway-debug: false`): what the bodies cost.
  * Env: PROFILE_SECONDS (default 8), PROFILE_CONNECTIONS (default 16), PROFILE_STREAM=1 (streaming requests),
  *      PROFILE_TOP (rows, default 30), and GATEWAY_* / DATABASE_URL, which pass through to the gateway (for example
  *      GATEWAY_REQUEST_LOG=off). The profiles stay in .bench/profile/ (open them in Chrome's DevTools or speedscope).
@@ -37,6 +38,8 @@ const HEAP = process.env.PROFILE_HEAP === '1' || process.env.PROFILE_HEAP === 'r
 const OFF = process.env.PROFILE_OFF === '1';
 /** PROFILE_POLICIES=1: the bench's rate limits and usage limits policies apply to the key (bench/policies.ts) */
 const POLICIES = process.env.PROFILE_POLICIES === '1';
+/** PROFILE_NO_BODIES=1: requests ask for no bodies in their log rows (`x-gateway-debug: false`) */
+const NO_BODIES = process.env.PROFILE_NO_BODIES === '1';
 const HEAP_FILE = path.join(OUT, 'main.heapprofile');
 const HEAP_START = path.join(OUT, 'heap-start');
 const HEAP_STOP = path.join(OUT, 'heap-stop');
@@ -151,7 +154,7 @@ async function main(): Promise<void> {
   let requests = 0;
   let measuredFromMs = 0; // since the process started: what comes before is start-up and warm-up
   try {
-    const headers = benchHeaders(ADMIN_KEY, mock.port);
+    const headers = { ...benchHeaders(ADMIN_KEY, mock.port), ...(NO_BODIES ? { 'x-gateway-debug': 'false' } : {}) };
     const options = { url: `http://127.0.0.1:${gateway.port}/v1/chat/completions`, method: 'POST' as const, headers, body: JSON.stringify(makeChatRequest(STREAM)), connections: CONNECTIONS };
     if (POLICIES) await (await benchPolicies(`http://127.0.0.1:${gateway.port}`, ADMIN_KEY, (why) => new Error(why))).enable();
     await autocannon({ ...options, duration: 2 }); // warm-up: JIT, pools, caches

@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
+import { DYNAMIC_COMMONJS_ADVICE, dynamicCommonJsImports, REQUIRE_BANNER } from './esbuild-node.mjs';
 
 const outdir = path.resolve(process.argv[2] ?? 'dist');
 rmSync(outdir, { recursive: true, force: true });
@@ -36,35 +37,14 @@ const result = await build({
   minifySyntax: true,
   sourcemap: 'linked',
   legalComments: 'eof',
-  // CommonJS dependencies inside an ES module still call require() for node's modules and read __dirname
-  banner: {
-    js: [
-      "import { createRequire as __gatewayCreateRequire } from 'node:module';",
-      "import { fileURLToPath as __gatewayFileUrlToPath } from 'node:url';",
-      'const require = __gatewayCreateRequire(import.meta.url);',
-      'const __filename = __gatewayFileUrlToPath(import.meta.url);',
-      "const __dirname = __gatewayFileUrlToPath(new URL('.', import.meta.url));",
-    ].join(''),
-  },
+  banner: { js: REQUIRE_BANNER },
   logLevel: 'warning',
   metafile: true,
 });
 
-// esbuild gives a dynamic import() of a CommonJS package only a `default` export once it is split into its own chunk
-// (evanw/esbuild#3245), where node gives its named exports too: such a package is imported statically by one of our
-// modules, and that module is the one imported dynamically.
-// Known and unreachable: OpenTelemetry's host detector reads the machine id this way; the gateway's tracing uses
-// defaultResource() and a service name (src/tracing/tracing.ts), never that detector.
-const UNREACHABLE = /^node_modules\/@opentelemetry\/resources\/build\/src\/detectors\/platform\/node\/machine-id\//;
-const dynamicCommonJs = [];
-for (const [file, input] of Object.entries(result.metafile.inputs)) {
-  if (UNREACHABLE.test(file)) continue;
-  for (const imported of input.imports) {
-    if (imported.kind === 'dynamic-import' && result.metafile.inputs[imported.path]?.format === 'cjs') dynamicCommonJs.push(`${file} → ${imported.path}`);
-  }
-}
+const dynamicCommonJs = dynamicCommonJsImports(result.metafile);
 if (dynamicCommonJs.length > 0) {
-  console.error(`build: a dynamic import() of a CommonJS module loses its named exports in the bundle; import it statically from a module of ours and import that one dynamically:\n  ${dynamicCommonJs.join('\n  ')}`);
+  console.error(`build: ${DYNAMIC_COMMONJS_ADVICE}:\n  ${dynamicCommonJs.join('\n  ')}`);
   process.exit(1);
 }
 

@@ -3,7 +3,7 @@
 // argument can silently run nothing) and fails when no test ran. The files run as esbuild bundles
 // (scripts/test-bundle.mjs), made for this run in node_modules/.cache and removed after it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bundleTests } from './test-bundle.mjs';
@@ -43,9 +43,37 @@ function isAlive(pid) {
   }
 }
 
+/**
+ * The files that took longest (15 s and more each, most of them starting gateway processes or filling a database),
+ * started first: in name order they came last (test/runtime/, test/storage.test.ts), and the run ended on one of
+ * them alone while the other slot stood idle.
+ */
+const SLOW_FIRST = [
+  'test/admin/log-exports.test.ts',
+  'test/storage.test.ts',
+  'test/runtime/redis-restart.test.ts',
+  'test/runtime/rolling-restart.test.ts',
+  'test/admin/authorization-matrix.test.ts',
+  'test/e2e/rate-limits-multi-node.test.ts',
+  'test/admin/providers-two-processes.test.ts',
+  'test/e2e/budgets-multi-node.test.ts',
+  'test/console/console.test.ts',
+  'test/runtime/compiled-build.test.ts',
+  'test/runtime/cluster.test.ts',
+  'test/runtime/pglite-template.test.ts',
+  'test/runtime/migrations.test.ts',
+  'test/fuzz/fuzz.test.ts',
+];
+const rank = (file) => {
+  const at = SLOW_FIRST.indexOf(file.split(path.sep).join('/'));
+  return at < 0 ? SLOW_FIRST.length : at;
+};
+
 const filter = process.argv.slice(2);
 let files = [...find('test'), ...find('src')].sort();
 if (filter.length > 0) files = files.filter((file) => filter.some((part) => file.includes(part)));
+files.sort((a, b) => rank(a) - rank(b)); // stable: the rest stay in name order
+for (const file of SLOW_FIRST) if (filter.length === 0 && !existsSync(file)) console.error(`run-tests: SLOW_FIRST names ${file}, which is gone`);
 if (files.length === 0) {
   console.error('run-tests: no test files found');
   process.exit(1);
@@ -76,9 +104,13 @@ if (seedFailure || failure) {
   process.exit(1);
 }
 
+// --liftoff-only: the test processes compile the embedded database's WebAssembly as `npm start` does (Liftoff only,
+// src/runtime/wasm-compiler.ts); with V8's default each process also re-compiled PostgreSQL's hot functions with
+// TurboFan, ~2 s of CPU a gateway for code a short test file never runs long enough to gain from. The test runner
+// passes its V8 flags on to the test files' processes; processes the tests spawn choose their own.
 const child = spawn(
   process.execPath,
-  ['--enable-source-maps', '--test', '--test-reporter=tap', '--test-concurrency=2', ...bundles],
+  ['--liftoff-only', '--enable-source-maps', '--test', '--test-reporter=tap', '--test-concurrency=2', ...bundles],
   { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, GATEWAY_TEST_PGLITE_SEED: seed } },
 );
 // Ctrl-C or a SIGTERM: the runner stops its test processes and removes the seed on its way out (the close below)

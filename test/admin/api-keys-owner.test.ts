@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { and, eq } from 'drizzle-orm';
+import { request } from 'undici';
 import { ALL_SCOPES } from '../../src/auth/scopes.ts';
 import { DEFAULT_OWNER_EMAIL, loadConfig } from '../../src/config/index.ts';
 import { bootstrap } from '../../src/domain/bootstrap.ts';
@@ -62,7 +63,6 @@ for (const backend of testBackends()) {
     after(() => closeAll(() => gateway?.close(), () => upstream?.close(), () => jwks?.close()));
 
     async function chat(key: string): Promise<number> {
-      const { request } = await import('undici');
       const response = await request(`${gateway.baseURL}/chat/completions`, {
         method: 'POST',
         headers: { 'x-gateway-api-key': key, 'x-gateway-provider': 'openai', 'x-gateway-custom-host': upstream.baseUrl, 'content-type': 'application/json' },

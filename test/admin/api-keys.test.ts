@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { eq } from 'drizzle-orm';
+import { request } from 'undici';
 import { ALL_SCOPES } from '../../src/auth/scopes.ts';
 import { auditLogs, users, workspaceMembers } from '../../src/storage/schema.ts';
 import { insertWorkspace } from '../../src/storage/repositories/organisations.ts';
@@ -35,7 +36,6 @@ for (const backend of testBackends()) {
     after(() => closeAll(() => gateway?.close(), () => upstream?.close()));
 
     async function chat(key: string): Promise<number> {
-      const { request } = await import('undici');
       const response = await request(`${gateway.baseURL}/chat/completions`, {
         method: 'POST',
         headers: { 'x-gateway-api-key': key, 'x-gateway-provider': 'openai', 'x-gateway-custom-host': upstream.baseUrl, 'content-type': 'application/json' },

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { generateKeyPair } from 'jose';
+import { request } from 'undici';
 import { createJwtVerifier } from '../../src/auth/jwt.ts';
 import { parseAllowlist } from '../../src/upstream/ssrf-guard.ts';
 import { users, workspaceMembers } from '../../src/storage/schema.ts';
@@ -45,7 +46,6 @@ for (const backend of testBackends()) {
     const claims = () => ({ sub: managerId, workspace_id: 'default', scope: 'completions.write workspace_service_api_keys.create workspace_service_api_keys.list' });
 
     async function chatWith(token: string): Promise<number> {
-      const { request } = await import('undici');
       const response = await request(`${gateway.baseURL}/chat/completions`, {
         method: 'POST',
         headers: { 'x-gateway-api-key': token, 'x-gateway-provider': 'openai', 'x-gateway-custom-host': upstream.baseUrl, 'content-type': 'application/json' },

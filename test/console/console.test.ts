@@ -119,7 +119,10 @@ test('sign in, workspace, key, config with a validation error then fixed, try it
   await page.getByRole('button', { name: 'Create workspace' }).click();
   await page.getByRole('cell', { name: 'team-a', exact: true }).waitFor();
   await page.getByRole('button', { name: 'Selected' }).waitFor();
-  assert.equal(await page.getByRole('combobox', { name: /^Workspace/ }).evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent), 'Team A (team-a)');
+  // the picker's options are rendered again from the new list: wait for it, then read what it shows
+  const picker = page.getByRole('combobox', { name: /^Workspace/ });
+  await picker.locator('option:checked', { hasText: 'Team A (team-a)' }).waitFor({ state: 'attached' });
+  assert.equal(await picker.evaluate((select: HTMLSelectElement) => select.selectedOptions[0]?.textContent), 'Team A (team-a)');
   await screenshot(page, 'workspaces');
 
   // a workspace key, its secret shown once
