@@ -2,10 +2,10 @@
 // ES module (code shared between them in chunks). A test process then loads a few modules instead of ~630 TypeScript
 // files through tsx's loader, whose hooks run on a thread of their own and answer every import by message: ~1 s and
 // ~1.3 s of CPU less a test file (docs/performance.md, ninth session). The gateway's own dependencies are bundled
-// too, as `npm run build` bundles them (PGlite and pg-native excepted): node's loaders resolved, read and compiled
-// ~430 of their files in each test process, ~1.2 s of CPU (twelfth session). The test-only packages (the providers'
-// SDKs, Playwright, autocannon...) are left to node. esbuild strips the types as tsx does (tsx uses esbuild too);
-// nothing is minified.
+// too, as `npm run build` bundles them (PGlite and pg-native excepted), rather than resolved, read and compiled
+// file by file by node's loaders in each test process: ~0.7 s of CPU less a test file (twelfth session). The
+// test-only packages (the providers' SDKs, Playwright, autocannon...) are left to node. esbuild strips the types as
+// tsx does (tsx uses esbuild too); nothing is minified.
 //
 // What a bundle would change, and how it is kept as it was:
 // - `import.meta.url`, `.dirname` and `.filename` are the source file's, not the bundle's, so paths a module finds
