@@ -46,7 +46,8 @@ function isAlive(pid) {
 /**
  * The files that took longest (15 s and more each, most of them starting gateway processes or filling a database),
  * started first: in name order they came last (test/runtime/, test/storage.test.ts), and the run ended on one of
- * them alone while the other slot stood idle.
+ * them alone while the other slot stood idle. Node's runner runs its files in name order whatever order it is given
+ * them, so test-bundle.mjs names each bundle after its place in the list.
  */
 const SLOW_FIRST = [
   'test/admin/log-exports.test.ts',
