@@ -55,13 +55,16 @@ function parsed(text: string): unknown {
   }
 }
 
-/** The answer the client got as text (a stream folded into one object); undefined when nothing was kept. */
-export function responseBodyText(response: LoggedResponse | undefined, cap: number): ResponseText | undefined {
+/**
+ * The answer the client got as text (a stream folded into one object); undefined when nothing was kept. With
+ * `reasonsKnown` (the record has them already), a JSON text is not parsed again for its finish reasons.
+ */
+export function responseBodyText(response: LoggedResponse | undefined, cap: number, reasonsKnown = false): ResponseText | undefined {
   if (!response) return undefined;
   switch (response.kind) {
     case 'text': {
       const capped = capText(response.text, cap);
-      return withReasons(capped, capped.truncated ? undefined : finishReasonsOf(parsed(response.text)));
+      return withReasons(capped, capped.truncated || reasonsKnown ? undefined : finishReasonsOf(parsed(response.text)));
     }
     case 'object':
       return withReasons(capText(JSON.stringify(response.value), cap), finishReasonsOf(response.value));
@@ -76,7 +79,7 @@ export function responseBodyText(response: LoggedResponse | undefined, cap: numb
         if (answer) return withReasons(capText(JSON.stringify(answer), cap), finishReasonsOf(answer));
       }
       const capped = capText(text, cap);
-      return withReasons(capped, capped.truncated ? undefined : finishReasonsOf(parsed(text)));
+      return withReasons(capped, capped.truncated || reasonsKnown ? undefined : finishReasonsOf(parsed(text)));
     }
   }
 }

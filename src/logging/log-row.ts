@@ -76,8 +76,9 @@ export function logRow(input: RowInputs): NewRequestLogRow {
   const headers = requestHeadersForLog(input.requestHeaders, sensitive);
   const bodies = input.bodyCap > 0 && logsBodies(record, input.requestHeaders['x-gateway-debug']);
   const requestText = bodies ? requestBodyText(input.rawBody, input.requestBody, input.bodyCap) : undefined;
-  const responseText = bodies || record.response?.kind === 'object' ? responseBodyText(record.response, input.bodyCap) : undefined;
-  record.finishReasons = responseText?.finishReasons;
+  const responseText = bodies ? responseBodyText(record.response, input.bodyCap, record.finishReasons !== undefined) : undefined;
+  // noted as the answer passed (request-record.ts); a cached answer's text is read for them when its body is
+  record.finishReasons ??= responseText?.finishReasons;
   const responseTimeMs = Math.max(0, Math.round(input.endedAt - record.startedAt));
   const sent = record.firstSendAt;
   const upstreamEnd = record.streamed ? input.endedAt : (record.upstreamEndAt ?? input.endedAt);

@@ -8,7 +8,8 @@
 import type { HookResult } from '../guardrails/hooks.ts';
 import { costOfUsage } from '../pricing/cost.ts';
 import type { ModelPrice } from '../pricing/model-price.ts';
-import { usageInStreamTail, usageOf, type TokenUsage } from './usage.ts';
+import { finishReasonsInSse } from './reassemble-stream.ts';
+import { streamTailText, usageInText, usageOf, type TokenUsage } from './usage.ts';
 
 export interface LoggedError {
   message: string;
@@ -51,8 +52,13 @@ export interface RequestRecord {
   inputVerdicts: readonly HookResult[] | undefined;
   outputVerdicts: readonly HookResult[] | undefined;
   error: LoggedError | undefined;
-  /** the answer's finish reasons, for traces */
+  /**
+   * the answer's finish reasons, for traces: noted as the answer passes (a JSON answer's, a stream's chunks', a
+   * relayed stream's tail), whether or not its bodies are logged
+   */
   finishReasons: readonly string[] | undefined;
+  /** a translated stream's finish reason by choice index, as its chunks pass */
+  finishByChoice: Map<number, string> | undefined;
   /** every upstream try (fallbacks and retries), in order; undefined until the first one */
   attempts: AttemptLog[] | undefined;
   /** ms since the epoch: the first try was sent (the end of queueing and the gateway's own work) */
@@ -122,6 +128,7 @@ export function newRequestRecord(startedAt: number, route: string | undefined): 
     outputVerdicts: undefined,
     error: undefined,
     finishReasons: undefined,
+    finishByChoice: undefined,
     attempts: undefined,
     firstSendAt: undefined,
     upstreamEndAt: undefined,
@@ -151,6 +158,19 @@ export function noteChunk(record: RequestRecord | undefined, chunk: unknown): vo
   const usage = (chunk as { usage?: unknown }).usage;
   if (usage) record.usage = usageOf(usage) ?? record.usage;
   record.answerModel ??= stringField(chunk, 'model');
+  const choices = (chunk as { choices?: unknown }).choices;
+  if (Array.isArray(choices)) noteFinish(record, choices);
+}
+
+/** A chunk's choices that finished (a string finish_reason): once per choice, so rebuilding the list is rare. */
+function noteFinish(record: RequestRecord, choices: readonly unknown[]): void {
+  for (let position = 0; position < choices.length; position += 1) {
+    const choice = choices[position] as { index?: unknown; finish_reason?: unknown } | null;
+    if (typeof choice !== 'object' || choice === null || typeof choice.finish_reason !== 'string') continue;
+    const index = typeof choice.index === 'number' ? choice.index : position;
+    (record.finishByChoice ??= new Map()).set(index, choice.finish_reason);
+    record.finishReasons = [...record.finishByChoice].sort((a, b) => a[0] - b[0]).map(([, reason]) => reason);
+  }
 }
 
 /** A relayed stream's bytes as they pass (references; the first STREAM_KEEP_BYTES of them). */
@@ -192,7 +212,11 @@ export function noteTry(record: RequestRecord | undefined, entry: Omit<AttemptLo
 
 /** The end of a relayed stream, its last two chunks as received. */
 export function noteStreamTail(record: RequestRecord | undefined, previous: Buffer | undefined, last: Buffer | undefined): void {
-  if (record) record.usage = usageInStreamTail(previous, last) ?? record.usage;
+  if (!record) return;
+  const text = streamTailText(previous, last);
+  if (text === undefined) return;
+  record.usage = usageInText(text) ?? record.usage;
+  record.finishReasons ??= finishReasonsInSse(text);
 }
 
 export function noteStreamed(record: RequestRecord | undefined, headers?: Record<string, string | string[]>): void {

@@ -108,11 +108,17 @@ export function usageInText(text: string): TokenUsage | undefined {
   return undefined;
 }
 
-/** The usage in the last bytes of a relayed stream: its last two chunks, as received, never the whole stream. */
-export function usageInStreamTail(previous: Buffer | undefined, last: Buffer | undefined): TokenUsage | undefined {
+/** The last bytes of a relayed stream as text: its last two chunks, as received, never the whole stream. */
+export function streamTailText(previous: Buffer | undefined, last: Buffer | undefined): string | undefined {
   if (!last) return undefined;
   let tail = last;
   if (previous && last.length < STREAM_TAIL_BYTES) tail = Buffer.concat([previous.subarray(Math.max(0, previous.length - STREAM_TAIL_BYTES + last.length)), last]);
   if (tail.length > STREAM_TAIL_BYTES) tail = tail.subarray(tail.length - STREAM_TAIL_BYTES);
-  return usageInText(tail.toString('utf8'));
+  return tail.toString('utf8');
+}
+
+/** The usage in the last bytes of a relayed stream (streamTailText). */
+export function usageInStreamTail(previous: Buffer | undefined, last: Buffer | undefined): TokenUsage | undefined {
+  const text = streamTailText(previous, last);
+  return text === undefined ? undefined : usageInText(text);
 }

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { capText, responseBodyText } from '../../src/logging/log-bodies.ts';
 import { hashedValue, requestHeadersForLog, sensitiveNames } from '../../src/logging/log-headers.ts';
-import { finishReasonsOf, reassembleChunks, sseObjects } from '../../src/logging/reassemble-stream.ts';
+import { finishReasonsInSse, finishReasonsOf, finishReasonsOfChunks, reassembleChunks, sseObjects } from '../../src/logging/reassemble-stream.ts';
+import { newRequestRecord, noteChunk, noteStreamTail } from '../../src/logging/request-record.ts';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8')) as { chunks: unknown[]; answer: unknown };
 
@@ -24,6 +25,35 @@ for (const name of ['stream-tool-calls', 'stream-two-choices-text']) {
 test('finish reasons in choice order', () => {
   assert.deepEqual(finishReasonsOf(fixture('stream-two-choices-text').answer), ['stop', 'length']);
   assert.equal(finishReasonsOf({ data: [] }), undefined);
+});
+
+for (const name of ['stream-tool-calls', 'stream-two-choices-text']) {
+  test(`a stream's finish reasons as its chunks pass, whether or not its body is kept: ${name}`, () => {
+    const { chunks, answer } = fixture(name);
+    const expected = finishReasonsOf(answer);
+    assert.ok(expected);
+    assert.deepEqual(finishReasonsOfChunks(chunks), expected);
+    for (const logBodies of [true, false]) {
+      const record = newRequestRecord(0, 'chat');
+      record.logBodies = logBodies;
+      for (const chunk of chunks) noteChunk(record, chunk);
+      assert.deepEqual(record.finishReasons, expected);
+    }
+    // a relayed stream: only its tail is read, split across the last two reads
+    const sse = `${chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('')}data: [DONE]\n\n`;
+    assert.deepEqual(finishReasonsInSse(sse), expected);
+    const bytes = Buffer.from(sse);
+    const record = newRequestRecord(0, 'chat');
+    record.logBodies = false;
+    noteStreamTail(record, bytes.subarray(0, bytes.length - 30), bytes.subarray(bytes.length - 30));
+    assert.deepEqual(record.finishReasons, expected);
+  });
+}
+
+test('finish reasons: none while every chunk says null; a chunk cut at the tail\'s start is skipped', () => {
+  assert.equal(finishReasonsInSse('data: {"choices":[{"index":0,"delta":{},"finish_reason":null}]}\n\ndata: [DONE]\n\n'), undefined);
+  assert.deepEqual(finishReasonsInSse('ason":"length"}]}\n\ndata: {"choices":[{"index":0,"delta":{},"finish_reason": "stop"}]}\n\n'), ['stop']);
+  assert.equal(finishReasonsOfChunks([{ choices: [{ index: 0, finish_reason: 7 }] }, 'text', null]), undefined);
 });
 
 test('the cap counts bytes, keeps whole characters and marks the cut', () => {

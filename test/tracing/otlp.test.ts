@@ -121,6 +121,15 @@ test('each request is a SERVER span under the caller\'s traceparent, each upstre
   await client({ 'x-gateway-provider': 'openai', 'x-gateway-custom-host': upstream.baseUrl, 'x-gateway-trace-id': gatewayTrace, 'x-gateway-parent-span-id': gatewayParent })
     .embeddings.create({ model: 'text-embedding-3-small', input: 'hello' });
 
+  // bodies not logged (x-gateway-debug: false): the spans still carry the answer's finish reasons, JSON and stream
+  const quiet = newTraceparent();
+  await client({ 'x-gateway-provider': 'openai', 'x-gateway-custom-host': upstream.baseUrl, traceparent: quiet.header, 'x-gateway-debug': 'false' })
+    .chat.completions.create({ model: 'gpt-4o', messages });
+  const quietStream = newTraceparent();
+  const stream = await client({ 'x-gateway-provider': 'openai', 'x-gateway-custom-host': upstream.baseUrl, traceparent: quietStream.header, 'x-gateway-debug': 'false' })
+    .chat.completions.create({ model: 'gpt-4o', messages, stream: true });
+  for await (const chunk of stream) void chunk;
+
   await gateway.gateway.requestLog.flush();
   const rowOf = async (trace: string): Promise<RequestLogRow> => {
     const rows = await findRequestLogsByTraceId(gateway.gateway.database.db, gateway.gateway.bootstrap.organisation.id, trace);
@@ -191,5 +200,12 @@ test('each request is a SERVER span under the caller\'s traceparent, each upstre
   assert.equal(embeddingServer.parentSpanId, gatewayParent);
   assert.equal(attributesOf(embeddingServer.attributes)['gen_ai.operation.name'], 'embeddings');
 
-  assert.equal(spans.length, directSpans.length + fallbackSpans.length + embeddingSpans.length, 'no other span was exported');
+  const quietServers = [quiet, quietStream].map((trace) => inTrace(trace.traceId).find((span) => span.kind === SPAN_KIND_SERVER));
+  for (const quietServer of quietServers) {
+    assert.ok(quietServer, 'a request without logged bodies is traced');
+    assert.deepEqual(attributesOf(quietServer.attributes)['gen_ai.response.finish_reasons'], ['stop'], quietServer.name);
+  }
+
+  const quietSpans = inTrace(quiet.traceId).length + inTrace(quietStream.traceId).length;
+  assert.equal(spans.length, directSpans.length + fallbackSpans.length + embeddingSpans.length + quietSpans, 'no other span was exported');
 });

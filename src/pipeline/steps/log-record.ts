@@ -2,6 +2,7 @@
  * The log record step: what the pipeline did, noted on the request's record with property writes only (the
  * request-log hook turns the record into a row when the response closes).
  */
+import { finishReasonsOf } from '../../logging/reassemble-stream.ts';
 import { noteErrorBody, noteOutputVerdicts, noteResponse, type RequestRecord } from '../../logging/request-record.ts';
 import type { Outcome } from '../outcome.ts';
 import { answerUsage } from './usage.ts';
@@ -35,6 +36,7 @@ export function noteOutcome(record: RequestRecord | undefined, outcome: Outcome)
   record.usage = answerUsage(answer) ?? record.usage;
   if (answer.kind === 'json') {
     record.answerModel ??= stringField(answer.canonical, 'model');
+    record.finishReasons = finishReasonsOf(answer.canonical);
     noteResponse(record, answer.unchanged ? { kind: 'text', text: answer.text } : { kind: 'object', value: answer.canonical });
   }
   if (answer.kind === 'provider-error') {
