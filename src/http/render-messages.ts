@@ -126,6 +126,7 @@ export async function writeMessagesStream(
     // a native stream's usage is spread over message_start and message_delta: the log gets the sum of both
     const counted = native ? usageOf(usage.usage()) : undefined;
     if (options.record && counted) options.record.usage = counted;
+    noteStopReason(options.record, usage.stopReason());
     // the log keeps the Message the client was streamed, not the canonical chunks it was made from
     logged.end();
     attempt.done(completed);
@@ -133,13 +134,23 @@ export async function writeMessagesStream(
   }
 }
 
-/** The usage a native Messages stream reports: message_start's, then each message_delta's counts over it. */
-function usageEvents(): { push(data: string): void; pushEvent(event: unknown): void; usage(): unknown } {
+/** A native Messages stream's stop reason, as its finish reason (a translated one's came with its chunks). */
+function noteStopReason(record: RequestRecord | undefined, reason: string | undefined): void {
+  if (record && reason !== undefined) record.finishReasons ??= [reason];
+}
+
+/**
+ * The usage a native Messages stream reports: message_start's, then each message_delta's counts over it; and its
+ * stop reason, from message_delta (the span's finish reason, whether or not the log keeps the body).
+ */
+function usageEvents(): { push(data: string): void; pushEvent(event: unknown): void; usage(): unknown; stopReason(): string | undefined } {
   let usage: Record<string, unknown> | undefined;
+  let stopReason: string | undefined;
   const pushEvent = (value: unknown) => {
-    const event = value as { type?: unknown; message?: { usage?: unknown }; usage?: unknown };
+    const event = value as { type?: unknown; message?: { usage?: unknown }; usage?: unknown; delta?: { stop_reason?: unknown } };
     const counts = event.type === 'message_start' ? event.message?.usage : event.type === 'message_delta' ? event.usage : undefined;
     if (typeof counts === 'object' && counts !== null) usage = { ...usage, ...(counts as Record<string, unknown>) };
+    if (event.type === 'message_delta' && typeof event.delta?.stop_reason === 'string') stopReason = event.delta.stop_reason;
   };
   return {
     push(data) {
@@ -153,6 +164,7 @@ function usageEvents(): { push(data: string): void; pushEvent(event: unknown): v
     },
     pushEvent,
     usage: () => usage,
+    stopReason: () => stopReason,
   };
 }
 
@@ -197,6 +209,7 @@ export async function relayMessagesStream(reply: FastifyReply, attempt: Upstream
   } finally {
     const counted = usageOf(usage.usage());
     if (options.record && counted) options.record.usage = counted;
+    noteStopReason(options.record, usage.stopReason());
     attempt.done(completed);
     raw.end();
   }

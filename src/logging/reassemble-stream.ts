@@ -137,7 +137,12 @@ export function finishReasonsInSse(text: string): string[] | undefined {
   return FINISHED.test(text) ? finishReasonsOfChunks(sseObjects(text.split('\n').filter((line) => FINISHED.test(line)).join('\n'))) : undefined;
 }
 
+/**
+ * An answer's finish reasons: a chat or text completion's, by choice; a Messages API answer's (the gateway's
+ * /v1/messages serves that shape, from native targets as they sent it) is its `stop_reason`.
+ */
 export function finishReasonsOf(answer: unknown): string[] | undefined {
+  if (isObject(answer) && answer.type === 'message' && typeof answer.stop_reason === 'string') return [answer.stop_reason];
   if (!isObject(answer) || !Array.isArray(answer.choices)) return undefined;
   const reasons = answer.choices.map((choice) => (isObject(choice) && typeof choice.finish_reason === 'string' ? choice.finish_reason : undefined)).filter((reason): reason is string => reason !== undefined);
   return reasons.length > 0 ? reasons : undefined;

@@ -9,8 +9,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { findRequestLogsByTraceId, type RequestLogRow } from '../../src/storage/repositories/request-logs.ts';
+import { startFakeAnthropic, type FakeAnthropic } from '../fakes/anthropic-upstream.ts';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/openai-upstream.ts';
 import { closeAll } from '../helpers/backend-gateway.ts';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.ts';
@@ -77,16 +79,18 @@ async function startCollector() {
 
 let collector: Awaited<ReturnType<typeof startCollector>>;
 let upstream: FakeUpstream;
+let anthropicUpstream: FakeAnthropic;
 let gateway: TestGateway;
 let closed = false;
 
 before(async () => {
   collector = await startCollector();
   upstream = await startFakeUpstream();
+  anthropicUpstream = await startFakeAnthropic();
   gateway = await startTestGateway({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.origin, OTEL_SERVICE_NAME: 'gateway-otlp-test' } });
 });
 
-after(() => closeAll(() => (closed ? undefined : gateway?.close()), () => upstream?.close(), () => collector?.close()));
+after(() => closeAll(() => (closed ? undefined : gateway?.close()), () => upstream?.close(), () => anthropicUpstream?.close(), () => collector?.close()));
 
 const newTraceparent = () => {
   const traceId = randomBytes(16).toString('hex');
@@ -129,6 +133,20 @@ test('each request is a SERVER span under the caller\'s traceparent, each upstre
   const stream = await client({ 'x-gateway-provider': 'openai', 'x-gateway-custom-host': upstream.baseUrl, traceparent: quietStream.header, 'x-gateway-debug': 'false' })
     .chat.completions.create({ model: 'gpt-4o', messages, stream: true });
   for await (const chunk of stream) void chunk;
+
+  // the Messages API from a native target: its stop_reason is the finish reason, a JSON answer (bodies logged) and a
+  // stream relayed as it came (bodies not logged)
+  const anthropic = (headers: Record<string, string>) => new Anthropic({
+    apiKey: 'sk-ant-provider',
+    baseURL: gateway.origin,
+    maxRetries: 0,
+    defaultHeaders: { 'anthropic-version': '2023-06-01', 'x-gateway-api-key': gateway.adminKey, 'x-gateway-provider': 'anthropic', 'x-gateway-custom-host': anthropicUpstream.baseUrl, ...headers },
+  });
+  const message = newTraceparent();
+  await anthropic({ traceparent: message.header }).messages.create({ model: 'm', max_tokens: 64, messages });
+  const messageStream = newTraceparent();
+  const events = await anthropic({ traceparent: messageStream.header, 'x-gateway-debug': 'false' }).messages.create({ model: 'm', max_tokens: 64, messages, stream: true });
+  for await (const event of events) void event;
 
   await gateway.gateway.requestLog.flush();
   const rowOf = async (trace: string): Promise<RequestLogRow> => {
@@ -206,6 +224,12 @@ test('each request is a SERVER span under the caller\'s traceparent, each upstre
     assert.deepEqual(attributesOf(quietServer.attributes)['gen_ai.response.finish_reasons'], ['stop'], quietServer.name);
   }
 
-  const quietSpans = inTrace(quiet.traceId).length + inTrace(quietStream.traceId).length;
+  for (const trace of [message, messageStream]) {
+    const messageServer = inTrace(trace.traceId).find((span) => span.kind === SPAN_KIND_SERVER);
+    assert.ok(messageServer, 'a Messages request is traced');
+    assert.deepEqual(attributesOf(messageServer.attributes)['gen_ai.response.finish_reasons'], ['end_turn'], messageServer.name);
+  }
+
+  const quietSpans = [quiet, quietStream, message, messageStream].reduce((sum, trace) => sum + inTrace(trace.traceId).length, 0);
   assert.equal(spans.length, directSpans.length + fallbackSpans.length + embeddingSpans.length + quietSpans, 'no other span was exported');
 });
