@@ -77,7 +77,7 @@ export function logRow(input: RowInputs): NewRequestLogRow {
   const bodies = input.bodyCap > 0 && logsBodies(record, input.requestHeaders['x-gateway-debug']);
   const requestText = bodies ? requestBodyText(input.rawBody, input.requestBody, input.bodyCap) : undefined;
   const responseText = bodies ? responseBodyText(record.response, input.bodyCap, record.finishReasons !== undefined) : undefined;
-  // noted as the answer passed (request-record.ts); a cached answer's text is read for them when its body is
+  // noted as the answer passed (request-record.ts, steps/log-record.ts); else from the logged body, if it has them
   record.finishReasons ??= responseText?.finishReasons;
   const responseTimeMs = Math.max(0, Math.round(input.endedAt - record.startedAt));
   const sent = record.firstSendAt;

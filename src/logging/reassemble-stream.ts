@@ -137,6 +137,19 @@ export function finishReasonsInSse(text: string): string[] | undefined {
   return FINISHED.test(text) ? finishReasonsOfChunks(sseObjects(text.split('\n').filter((line) => FINISHED.test(line)).join('\n'))) : undefined;
 }
 
+/** a Messages answer that stopped: `"stop_reason":"end_turn"` */
+const STOPPED = /"stop_reason"\s*:\s*"/;
+
+/** The finish reasons of an answer kept as JSON text (a cached one): parsed only when it carries one. */
+export function finishReasonsInJson(text: string): string[] | undefined {
+  if (!FINISHED.test(text) && !STOPPED.test(text)) return undefined;
+  try {
+    return finishReasonsOf(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * An answer's finish reasons: a chat or text completion's, by choice; a Messages API answer's (the gateway's
  * /v1/messages serves that shape, from native targets as they sent it) is its `stop_reason`.

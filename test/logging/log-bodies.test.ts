@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { capText, responseBodyText } from '../../src/logging/log-bodies.ts';
 import { hashedValue, requestHeadersForLog, sensitiveNames } from '../../src/logging/log-headers.ts';
-import { finishReasonsInSse, finishReasonsOf, finishReasonsOfChunks, reassembleChunks, sseObjects } from '../../src/logging/reassemble-stream.ts';
+import { finishReasonsInJson, finishReasonsInSse, finishReasonsOf, finishReasonsOfChunks, reassembleChunks, sseObjects } from '../../src/logging/reassemble-stream.ts';
 import { newRequestRecord, noteChunk, noteStreamTail } from '../../src/logging/request-record.ts';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8')) as { chunks: unknown[]; answer: unknown };
@@ -54,6 +54,14 @@ test('finish reasons: none while every chunk says null; a chunk cut at the tail\
   assert.equal(finishReasonsInSse('data: {"choices":[{"index":0,"delta":{},"finish_reason":null}]}\n\ndata: [DONE]\n\n'), undefined);
   assert.deepEqual(finishReasonsInSse('ason":"length"}]}\n\ndata: {"choices":[{"index":0,"delta":{},"finish_reason": "stop"}]}\n\n'), ['stop']);
   assert.equal(finishReasonsOfChunks([{ choices: [{ index: 0, finish_reason: 7 }] }, 'text', null]), undefined);
+});
+
+test('finish reasons of an answer kept as JSON text (a cached one): a completion\'s, a Message\'s stop_reason', () => {
+  assert.deepEqual(finishReasonsInJson(JSON.stringify(fixture('stream-two-choices-text').answer)), ['stop', 'length']);
+  assert.deepEqual(finishReasonsInJson('{"type":"message","role":"assistant","content":[],"stop_reason": "end_turn"}'), ['end_turn']);
+  // a finish_reason inside a string is escaped, so not one; null and broken JSON give none
+  assert.equal(finishReasonsInJson(JSON.stringify({ choices: [{ index: 0, message: { content: '"finish_reason":"stop"' }, finish_reason: null }] })), undefined);
+  assert.equal(finishReasonsInJson('{"choices":[{"finish_reason":"stop"'), undefined);
 });
 
 test('the cap counts bytes, keeps whole characters and marks the cut', () => {

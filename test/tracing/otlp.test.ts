@@ -134,6 +134,14 @@ test('each request is a SERVER span under the caller\'s traceparent, each upstre
     .chat.completions.create({ model: 'gpt-4o', messages, stream: true });
   for await (const chunk of stream) void chunk;
 
+  // a cache hit, bodies not logged: the stored answer's finish reasons
+  const cacheConfig = JSON.stringify({ provider: 'openai', custom_host: upstream.baseUrl, cache: { mode: 'simple', max_age: 600 } });
+  const cacheMessages = [{ role: 'user' as const, content: `cache me ${randomUUID()}` }];
+  const cacheMiss = newTraceparent();
+  await client({ 'x-gateway-config': cacheConfig, traceparent: cacheMiss.header }).chat.completions.create({ model: 'gpt-4o', messages: cacheMessages });
+  const cacheHit = newTraceparent();
+  await client({ 'x-gateway-config': cacheConfig, traceparent: cacheHit.header, 'x-gateway-debug': 'false' }).chat.completions.create({ model: 'gpt-4o', messages: cacheMessages });
+
   // the Messages API from a native target: its stop_reason is the finish reason, a JSON answer (bodies logged) and a
   // stream relayed as it came (bodies not logged)
   const anthropic = (headers: Record<string, string>) => new Anthropic({
@@ -230,6 +238,11 @@ test('each request is a SERVER span under the caller\'s traceparent, each upstre
     assert.deepEqual(attributesOf(messageServer.attributes)['gen_ai.response.finish_reasons'], ['end_turn'], messageServer.name);
   }
 
-  const quietSpans = [quiet, quietStream, message, messageStream].reduce((sum, trace) => sum + inTrace(trace.traceId).length, 0);
+  const hitServer = inTrace(cacheHit.traceId).find((span) => span.kind === SPAN_KIND_SERVER);
+  assert.ok(hitServer, 'a cache hit is traced');
+  assert.equal(attributesOf(hitServer.attributes)['gateway.cache.status'], 'HIT');
+  assert.deepEqual(attributesOf(hitServer.attributes)['gen_ai.response.finish_reasons'], ['stop']);
+
+  const quietSpans = [quiet, quietStream, message, messageStream, cacheMiss, cacheHit].reduce((sum, trace) => sum + inTrace(trace.traceId).length, 0);
   assert.equal(spans.length, directSpans.length + fallbackSpans.length + embeddingSpans.length + quietSpans, 'no other span was exported');
 });

@@ -2,7 +2,7 @@
  * The log record step: what the pipeline did, noted on the request's record with property writes only (the
  * request-log hook turns the record into a row when the response closes).
  */
-import { finishReasonsOf } from '../../logging/reassemble-stream.ts';
+import { finishReasonsInJson, finishReasonsOf } from '../../logging/reassemble-stream.ts';
 import { noteErrorBody, noteOutputVerdicts, noteResponse, type RequestRecord } from '../../logging/request-record.ts';
 import type { Outcome } from '../outcome.ts';
 import { answerUsage } from './usage.ts';
@@ -39,6 +39,7 @@ export function noteOutcome(record: RequestRecord | undefined, outcome: Outcome)
     record.finishReasons = finishReasonsOf(answer.canonical);
     noteResponse(record, answer.unchanged ? { kind: 'text', text: answer.text } : { kind: 'object', value: answer.canonical });
   }
+  if (answer.kind === 'cached') record.finishReasons = finishReasonsInJson(answer.cached.body);
   if (answer.kind === 'provider-error') {
     noteErrorBody(record, answer.body);
     noteResponse(record, { kind: 'object', value: answer.body });
