@@ -4,7 +4,8 @@
  * while the request is being answered.
  */
 import type { LoggedResponse, RequestRecord } from './request-record.ts';
-import { finishReasonsOf, reassembleChunks, sseObjects } from './reassemble-stream.ts';
+import { finishReasonsOf } from './finish-reasons.ts';
+import { reassembleChunks, sseObjects } from './reassemble-stream.ts';
 
 /** Each body is cut at this many bytes by default (GATEWAY_LOG_BODY_MAX_BYTES). */
 export const DEFAULT_BODY_CAP = 64 * 1024;

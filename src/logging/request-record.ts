@@ -8,7 +8,7 @@
 import type { HookResult } from '../guardrails/hooks.ts';
 import { costOfUsage } from '../pricing/cost.ts';
 import type { ModelPrice } from '../pricing/model-price.ts';
-import { finishReasonsInSse } from './reassemble-stream.ts';
+import { finishReasonsInSse } from './finish-reasons.ts';
 import { streamTailText, usageInText, usageOf, type TokenUsage } from './usage.ts';
 
 export interface LoggedError {

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { capText, responseBodyText } from '../../src/logging/log-bodies.ts';
 import { hashedValue, requestHeadersForLog, sensitiveNames } from '../../src/logging/log-headers.ts';
-import { finishReasonsInJson, finishReasonsInSse, finishReasonsOf, finishReasonsOfChunks, reassembleChunks, sseObjects } from '../../src/logging/reassemble-stream.ts';
+import { finishReasonsInJson, finishReasonsInSse, finishReasonsOf, finishReasonsOfChunks } from '../../src/logging/finish-reasons.ts';
+import { reassembleChunks, sseObjects } from '../../src/logging/reassemble-stream.ts';
 import { newRequestRecord, noteChunk, noteStreamTail } from '../../src/logging/request-record.ts';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8')) as { chunks: unknown[]; answer: unknown };

@@ -2,7 +2,7 @@
  * The log record step: what the pipeline did, noted on the request's record with property writes only (the
  * request-log hook turns the record into a row when the response closes).
  */
-import { finishReasonsInJson, finishReasonsOf } from '../../logging/reassemble-stream.ts';
+import { finishReasonsInJson, finishReasonsOf } from '../../logging/finish-reasons.ts';
 import { noteErrorBody, noteOutputVerdicts, noteResponse, type RequestRecord } from '../../logging/request-record.ts';
 import type { Outcome } from '../outcome.ts';
 import { answerUsage } from './usage.ts';
