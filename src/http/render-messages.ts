@@ -126,7 +126,7 @@ export async function writeMessagesStream(
     // a native stream's usage is spread over message_start and message_delta: the log gets the sum of both
     const counted = native ? usageOf(usage.usage()) : undefined;
     if (options.record && counted) options.record.usage = counted;
-    noteStopReason(options.record, usage.stopReason());
+    noteStreamEnd(options.record, usage);
     // the log keeps the Message the client was streamed, not the canonical chunks it was made from
     logged.end();
     attempt.done(completed);
@@ -134,20 +134,28 @@ export async function writeMessagesStream(
   }
 }
 
-/** A native Messages stream's stop reason, as its finish reason (a translated one's came with its chunks). */
-function noteStopReason(record: RequestRecord | undefined, reason: string | undefined): void {
-  if (record && reason !== undefined) record.finishReasons ??= [reason];
+/**
+ * A native Messages stream's stop reason, as its finish reason, and the model that answered (message_start's); a
+ * translated stream's came with its chunks.
+ */
+function noteStreamEnd(record: RequestRecord | undefined, events: { stopReason(): string | undefined; model(): string | undefined }): void {
+  if (!record) return;
+  const reason = events.stopReason();
+  if (reason !== undefined) record.finishReasons ??= [reason];
+  record.answerModel ??= events.model();
 }
 
 /**
- * The usage a native Messages stream reports: message_start's, then each message_delta's counts over it; and its
- * stop reason, from message_delta (the span's finish reason, whether or not the log keeps the body).
+ * The usage a native Messages stream reports: message_start's, then each message_delta's counts over it; its stop
+ * reason, from message_delta, and its model, from message_start (for the spans, whether or not the log keeps the body).
  */
-function usageEvents(): { push(data: string): void; pushEvent(event: unknown): void; usage(): unknown; stopReason(): string | undefined } {
+function usageEvents(): { push(data: string): void; pushEvent(event: unknown): void; usage(): unknown; stopReason(): string | undefined; model(): string | undefined } {
   let usage: Record<string, unknown> | undefined;
   let stopReason: string | undefined;
+  let model: string | undefined;
   const pushEvent = (value: unknown) => {
-    const event = value as { type?: unknown; message?: { usage?: unknown }; usage?: unknown; delta?: { stop_reason?: unknown } };
+    const event = value as { type?: unknown; message?: { usage?: unknown; model?: unknown }; usage?: unknown; delta?: { stop_reason?: unknown } };
+    if (event.type === 'message_start' && typeof event.message?.model === 'string') model = event.message.model;
     const counts = event.type === 'message_start' ? event.message?.usage : event.type === 'message_delta' ? event.usage : undefined;
     if (typeof counts === 'object' && counts !== null) usage = { ...usage, ...(counts as Record<string, unknown>) };
     if (event.type === 'message_delta' && typeof event.delta?.stop_reason === 'string') stopReason = event.delta.stop_reason;
@@ -165,6 +173,7 @@ function usageEvents(): { push(data: string): void; pushEvent(event: unknown): v
     pushEvent,
     usage: () => usage,
     stopReason: () => stopReason,
+    model: () => model,
   };
 }
 
@@ -209,7 +218,7 @@ export async function relayMessagesStream(reply: FastifyReply, attempt: Upstream
   } finally {
     const counted = usageOf(usage.usage());
     if (options.record && counted) options.record.usage = counted;
-    noteStopReason(options.record, usage.stopReason());
+    noteStreamEnd(options.record, usage);
     attempt.done(completed);
     raw.end();
   }

@@ -236,6 +236,7 @@ test('each request is a SERVER span under the caller\'s traceparent, each upstre
     const messageServer = inTrace(trace.traceId).find((span) => span.kind === SPAN_KIND_SERVER);
     assert.ok(messageServer, 'a Messages request is traced');
     assert.deepEqual(attributesOf(messageServer.attributes)['gen_ai.response.finish_reasons'], ['end_turn'], messageServer.name);
+    assert.equal(attributesOf(messageServer.attributes)['gen_ai.response.model'], 'm', 'the model that answered');
   }
 
   const hitServer = inTrace(cacheHit.traceId).find((span) => span.kind === SPAN_KIND_SERVER);
