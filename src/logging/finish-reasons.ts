@@ -25,9 +25,14 @@ export function finishReasonsOfChunks(chunks: readonly unknown[]): string[] | un
 /** a chunk whose choice finished: `"finish_reason":"stop"`, not the `null` of every other chunk */
 const FINISHED = /"finish_reason"\s*:\s*"/;
 
-/** The finish reasons in an SSE text (a relayed stream's tail): only the events that carry one are parsed. */
+/** The events of an SSE text (a relayed stream's tail) whose choices finished: only those lines are parsed. */
+export function finishedEvents(text: string): unknown[] {
+  return FINISHED.test(text) ? sseObjects(text.split('\n').filter((line) => FINISHED.test(line)).join('\n')) : [];
+}
+
+/** The finish reasons in an SSE text (a relayed stream's tail). */
 export function finishReasonsInSse(text: string): string[] | undefined {
-  return FINISHED.test(text) ? finishReasonsOfChunks(sseObjects(text.split('\n').filter((line) => FINISHED.test(line)).join('\n'))) : undefined;
+  return finishReasonsOfChunks(finishedEvents(text));
 }
 
 /** a Messages answer that stopped: `"stop_reason":"end_turn"` */

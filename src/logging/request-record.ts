@@ -8,7 +8,7 @@
 import type { HookResult } from '../guardrails/hooks.ts';
 import { costOfUsage } from '../pricing/cost.ts';
 import type { ModelPrice } from '../pricing/model-price.ts';
-import { finishReasonsInSse } from './finish-reasons.ts';
+import { finishedEvents, finishReasonsOfChunks } from './finish-reasons.ts';
 import { streamTailText, usageInText, usageOf, type TokenUsage } from './usage.ts';
 
 export interface LoggedError {
@@ -216,7 +216,10 @@ export function noteStreamTail(record: RequestRecord | undefined, previous: Buff
   const text = streamTailText(previous, last);
   if (text === undefined) return;
   record.usage = usageInText(text) ?? record.usage;
-  record.finishReasons ??= finishReasonsInSse(text);
+  // the chunks that finished a choice: its finish reasons, and the model that answered (every chunk names it)
+  const finished = finishedEvents(text);
+  record.finishReasons ??= finishReasonsOfChunks(finished);
+  for (const event of finished) record.answerModel ??= stringField(event, 'model');
 }
 
 export function noteStreamed(record: RequestRecord | undefined, headers?: Record<string, string | string[]>): void {

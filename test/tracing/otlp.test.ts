@@ -230,6 +230,7 @@ test('each request is a SERVER span under the caller\'s traceparent, each upstre
   for (const quietServer of quietServers) {
     assert.ok(quietServer, 'a request without logged bodies is traced');
     assert.deepEqual(attributesOf(quietServer.attributes)['gen_ai.response.finish_reasons'], ['stop'], quietServer.name);
+    assert.equal(attributesOf(quietServer.attributes)['gen_ai.response.model'], 'gpt-4o', quietServer.name);
   }
 
   for (const trace of [message, messageStream]) {
