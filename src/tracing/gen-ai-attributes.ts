@@ -32,8 +32,9 @@ const OPERATIONS: Readonly<Record<string, string>> = {
   chat: 'chat',
   completions: 'text_completion',
   embeddings: 'embeddings',
-  // the Responses API generates a conversation turn, as chat completions do
+  // the Responses API and the Messages API generate a conversation turn, as chat completions do
   'responses.create': 'chat',
+  messages: 'chat',
 };
 
 export function operationName(route: string): string {

@@ -236,6 +236,7 @@ test('each request is a SERVER span under the caller\'s traceparent, each upstre
   for (const trace of [message, messageStream]) {
     const messageServer = inTrace(trace.traceId).find((span) => span.kind === SPAN_KIND_SERVER);
     assert.ok(messageServer, 'a Messages request is traced');
+    assert.equal(messageServer.name, 'chat m', 'a Messages request is a chat operation');
     assert.deepEqual(attributesOf(messageServer.attributes)['gen_ai.response.finish_reasons'], ['end_turn'], messageServer.name);
     assert.equal(attributesOf(messageServer.attributes)['gen_ai.response.model'], 'm', 'the model that answered');
   }

@@ -178,6 +178,8 @@ describe('request and attempt spans', () => {
     assert.equal(operationName('chat'), incubating.GEN_AI_OPERATION_NAME_VALUE_CHAT);
     assert.equal(operationName('completions'), incubating.GEN_AI_OPERATION_NAME_VALUE_TEXT_COMPLETION);
     assert.equal(operationName('embeddings'), incubating.GEN_AI_OPERATION_NAME_VALUE_EMBEDDINGS);
+    assert.equal(operationName('messages'), incubating.GEN_AI_OPERATION_NAME_VALUE_CHAT);
+    assert.equal(operationName('responses.create'), incubating.GEN_AI_OPERATION_NAME_VALUE_CHAT);
     assert.equal(operationName('rerank'), 'rerank');
     assert.deepEqual(GEN_AI, {
       operationName: incubating.ATTR_GEN_AI_OPERATION_NAME,
