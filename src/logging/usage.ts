@@ -116,9 +116,3 @@ export function streamTailText(previous: Buffer | undefined, last: Buffer | unde
   if (tail.length > STREAM_TAIL_BYTES) tail = tail.subarray(tail.length - STREAM_TAIL_BYTES);
   return tail.toString('utf8');
 }
-
-/** The usage in the last bytes of a relayed stream (streamTailText). */
-export function usageInStreamTail(previous: Buffer | undefined, last: Buffer | undefined): TokenUsage | undefined {
-  const text = streamTailText(previous, last);
-  return text === undefined ? undefined : usageInText(text);
-}

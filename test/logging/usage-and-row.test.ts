@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import type { Principal } from '../../src/core/context.ts';
 import { logRow, type RowInputs } from '../../src/logging/log-row.ts';
 import { newRequestRecord, noteErrorBody, noteOutputVerdicts } from '../../src/logging/request-record.ts';
-import { usageInStreamTail, usageInText, usageOf } from '../../src/logging/usage.ts';
+import { STREAM_TAIL_BYTES, streamTailText, usageInText, usageOf } from '../../src/logging/usage.ts';
 
 test('usageOf: chat and Responses API names; unknown counts stay undefined, never 0', () => {
   assert.deepEqual(usageOf({ prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 }), { prompt: 5, completion: 2, total: 7 });
@@ -26,13 +26,17 @@ test('usageInText: the last usage object, skipping nulls and the word inside str
   assert.equal(usageInText('{"usage": {"prompt_tokens": 5'), undefined, 'a cut-off object is no usage');
 });
 
-test('usageInStreamTail: the usage chunk split across the last two reads', () => {
+test('streamTailText: the usage chunk split across the last two reads; only the tail is read', () => {
   const text = 'data: {"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}\n\ndata: [DONE]\n\n';
   const bytes = Buffer.from(text);
-  assert.deepEqual(usageInStreamTail(bytes.subarray(0, 40), bytes.subarray(40)), { prompt: 5, completion: 2, total: 7 });
-  assert.deepEqual(usageInStreamTail(undefined, bytes), { prompt: 5, completion: 2, total: 7 });
+  assert.equal(streamTailText(bytes.subarray(0, 40), bytes.subarray(40)), text);
+  assert.deepEqual(usageInText(streamTailText(bytes.subarray(0, 40), bytes.subarray(40))!), { prompt: 5, completion: 2, total: 7 });
+  assert.deepEqual(usageInText(streamTailText(undefined, bytes)!), { prompt: 5, completion: 2, total: 7 });
   const long = Buffer.concat([Buffer.from(`data: ${'x'.repeat(10_000)}\n\n`), bytes]);
-  assert.deepEqual(usageInStreamTail(undefined, long), { prompt: 5, completion: 2, total: 7 }, 'only the tail is read');
+  const tail = streamTailText(undefined, long)!;
+  assert.equal(tail.length, STREAM_TAIL_BYTES, 'only the tail is read');
+  assert.deepEqual(usageInText(tail), { prompt: 5, completion: 2, total: 7 });
+  assert.equal(streamTailText(bytes, undefined), undefined, 'nothing read: no tail');
 });
 
 const principal: Principal = {
