@@ -15,7 +15,7 @@ import { logsBodies, requestBodyText, responseBodyText } from './log-bodies.ts';
 import { requestHeadersForLog, responseHeadersForLog, sensitiveNames, type ResponseHeaders } from './log-headers.ts';
 import { usdText } from '../pricing/money.ts';
 import type { NewRequestLogRow } from '../storage/repositories/request-logs.ts';
-import { recordCost, type LoggedError, type RequestRecord } from './request-record.ts';
+import { answerFacts, recordCost, type LoggedError, type RequestRecord } from './request-record.ts';
 
 /** nginx's 499 "client closed request": the connection closed before any of the answer was sent */
 export const CLIENT_CLOSED_STATUS = 499;
@@ -77,8 +77,10 @@ export function logRow(input: RowInputs): NewRequestLogRow {
   const bodies = input.bodyCap > 0 && logsBodies(record, input.requestHeaders['x-gateway-debug']);
   const requestText = bodies ? requestBodyText(input.rawBody, input.requestBody, input.bodyCap) : undefined;
   const responseText = bodies ? responseBodyText(record.response, input.bodyCap, record.finishReasons !== undefined) : undefined;
-  // noted as the answer passed (request-record.ts, steps/log-record.ts); else from the logged body, if it has them
+  // noted as the answer passed (request-record.ts, steps/log-record.ts); else from the logged body, if it has them;
+  // else read now from what the record kept (a relayed stream's tail, a cached answer)
   record.finishReasons ??= responseText?.finishReasons;
+  answerFacts(record);
   const responseTimeMs = Math.max(0, Math.round(input.endedAt - record.startedAt));
   const sent = record.firstSendAt;
   const upstreamEnd = record.streamed ? input.endedAt : (record.upstreamEndAt ?? input.endedAt);

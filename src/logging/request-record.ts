@@ -8,7 +8,7 @@
 import type { HookResult } from '../guardrails/hooks.ts';
 import { costOfUsage } from '../pricing/cost.ts';
 import type { ModelPrice } from '../pricing/model-price.ts';
-import { finishedEvents, finishReasonsOfChunks } from './finish-reasons.ts';
+import { finishedEvents, finishReasonsInJson, finishReasonsOfChunks } from './finish-reasons.ts';
 import { streamTailText, usageInText, usageOf, type TokenUsage } from './usage.ts';
 
 export interface LoggedError {
@@ -59,6 +59,11 @@ export interface RequestRecord {
   finishReasons: readonly string[] | undefined;
   /** a translated stream's finish reason by choice index, as its chunks pass */
   finishByChoice: Map<number, string> | undefined;
+  /**
+   * text kept by reference for what the row reads after the answer has gone (answerFacts): a relayed stream's last
+   * bytes (its finish reasons and model) or a cached answer's JSON (its finish reasons)
+   */
+  laterFacts: { kind: 'stream-tail' | 'cached'; text: string } | undefined;
   /** every upstream try (fallbacks and retries), in order; undefined until the first one */
   attempts: AttemptLog[] | undefined;
   /** ms since the epoch: the first try was sent (the end of queueing and the gateway's own work) */
@@ -129,6 +134,7 @@ export function newRequestRecord(startedAt: number, route: string | undefined): 
     error: undefined,
     finishReasons: undefined,
     finishByChoice: undefined,
+    laterFacts: undefined,
     attempts: undefined,
     firstSendAt: undefined,
     upstreamEndAt: undefined,
@@ -215,9 +221,28 @@ export function noteStreamTail(record: RequestRecord | undefined, previous: Buff
   if (!record) return;
   const text = streamTailText(previous, last);
   if (text === undefined) return;
+  // the usage now (the limits settle from it when the attempt ends); the rest when the row is built
   record.usage = usageInText(text) ?? record.usage;
-  // the chunks that finished a choice: its finish reasons, and the model that answered (every chunk names it)
-  const finished = finishedEvents(text);
+  record.laterFacts = { kind: 'stream-tail', text };
+}
+
+/** A cached answer being served: its text, for its finish reasons when the row is built. */
+export function noteCachedAnswer(record: RequestRecord | undefined, text: string): void {
+  if (record) record.laterFacts = { kind: 'cached', text };
+}
+
+/**
+ * What the row reads after the answer has gone, for the spans: the finish reasons and model still unknown, from a
+ * relayed stream's tail (the chunks that finished a choice: every chunk names the model) or a cached answer's JSON.
+ */
+export function answerFacts(record: RequestRecord): void {
+  const later = record.laterFacts;
+  if (!later || (record.finishReasons !== undefined && record.answerModel !== undefined)) return;
+  if (later.kind === 'cached') {
+    record.finishReasons ??= finishReasonsInJson(later.text);
+    return;
+  }
+  const finished = finishedEvents(later.text);
   record.finishReasons ??= finishReasonsOfChunks(finished);
   for (const event of finished) record.answerModel ??= stringField(event, 'model');
 }

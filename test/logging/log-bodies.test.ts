@@ -6,7 +6,7 @@ import { capText, responseBodyText } from '../../src/logging/log-bodies.ts';
 import { hashedValue, requestHeadersForLog, sensitiveNames } from '../../src/logging/log-headers.ts';
 import { finishReasonsInJson, finishReasonsInSse, finishReasonsOf, finishReasonsOfChunks } from '../../src/logging/finish-reasons.ts';
 import { reassembleChunks, sseObjects } from '../../src/logging/reassemble-stream.ts';
-import { newRequestRecord, noteChunk, noteStreamTail } from '../../src/logging/request-record.ts';
+import { answerFacts, newRequestRecord, noteCachedAnswer, noteChunk, noteStreamTail } from '../../src/logging/request-record.ts';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8')) as { chunks: unknown[]; answer: unknown };
 
@@ -47,7 +47,10 @@ for (const name of ['stream-tool-calls', 'stream-two-choices-text']) {
     const record = newRequestRecord(0, 'chat');
     record.logBodies = false;
     noteStreamTail(record, bytes.subarray(0, bytes.length - 30), bytes.subarray(bytes.length - 30));
+    assert.equal(record.finishReasons, undefined, 'not read while the answer is being sent');
+    answerFacts(record);
     assert.deepEqual(record.finishReasons, expected);
+    assert.equal(record.answerModel, (chunks[0] as { model: string }).model);
   });
 }
 
@@ -63,6 +66,12 @@ test('finish reasons of an answer kept as JSON text (a cached one): a completion
   // a finish_reason inside a string is escaped, so not one; null and broken JSON give none
   assert.equal(finishReasonsInJson(JSON.stringify({ choices: [{ index: 0, message: { content: '"finish_reason":"stop"' }, finish_reason: null }] })), undefined);
   assert.equal(finishReasonsInJson('{"choices":[{"finish_reason":"stop"'), undefined);
+  // a cached answer's, read when the row is built
+  const record = newRequestRecord(0, 'chat');
+  noteCachedAnswer(record, JSON.stringify(fixture('stream-two-choices-text').answer));
+  assert.equal(record.finishReasons, undefined);
+  answerFacts(record);
+  assert.deepEqual(record.finishReasons, ['stop', 'length']);
 });
 
 test('the cap counts bytes, keeps whole characters and marks the cut', () => {

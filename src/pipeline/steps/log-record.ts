@@ -1,9 +1,10 @@
 /**
- * The log record step: what the pipeline did, noted on the request's record with property writes only (the
- * request-log hook turns the record into a row when the response closes).
+ * The log record step: what the pipeline did, noted on the request's record with property writes and reads of the
+ * parsed answer only (the request-log hook turns the record into a row when the response closes; text is parsed
+ * there, after the answer has gone).
  */
-import { finishReasonsInJson, finishReasonsOf } from '../../logging/finish-reasons.ts';
-import { noteErrorBody, noteOutputVerdicts, noteResponse, type RequestRecord } from '../../logging/request-record.ts';
+import { finishReasonsOf } from '../../logging/finish-reasons.ts';
+import { noteCachedAnswer, noteErrorBody, noteOutputVerdicts, noteResponse, type RequestRecord } from '../../logging/request-record.ts';
 import type { Outcome } from '../outcome.ts';
 import { answerUsage } from './usage.ts';
 
@@ -39,7 +40,7 @@ export function noteOutcome(record: RequestRecord | undefined, outcome: Outcome)
     record.finishReasons = finishReasonsOf(answer.canonical);
     noteResponse(record, answer.unchanged ? { kind: 'text', text: answer.text } : { kind: 'object', value: answer.canonical });
   }
-  if (answer.kind === 'cached') record.finishReasons = finishReasonsInJson(answer.cached.body);
+  if (answer.kind === 'cached') noteCachedAnswer(record, answer.cached.body);
   if (answer.kind === 'provider-error') {
     noteErrorBody(record, answer.body);
     noteResponse(record, { kind: 'object', value: answer.body });
