@@ -1,7 +1,8 @@
 /**
  * An answer's finish reasons, for its spans (gen_ai.response.finish_reasons): a chat or text completion's by choice,
- * a Messages answer's stop_reason. Read from whatever form the answer passed in: the parsed answer, a stream's chunks,
- * a relayed stream's last bytes, a cached answer's JSON text; text is parsed only where it carries one.
+ * a Messages answer's stop_reason, a Response's status read back into chat's terms (responseFinishReasons). Read from
+ * whatever form the answer passed in: the parsed answer, a stream's chunks, a relayed stream's last bytes, a cached
+ * answer's JSON text; text is parsed only where it carries one.
  */
 import { isObject, sseObjects } from './reassemble-stream.ts';
 
@@ -37,10 +38,35 @@ export function finishReasonsInSse(text: string): string[] | undefined {
 
 /** a Messages answer that stopped: `"stop_reason":"end_turn"` */
 const STOPPED = /"stop_reason"\s*:\s*"/;
+/** a Responses API object (its status says how it ended) */
+const RESPONSE = /"object"\s*:\s*"response"/;
+/** a Responses stream's last event, which carries the whole Response */
+const RESPONSE_END = /"type"\s*:\s*"response\.(?:completed|incomplete|failed|cancelled)"/;
+
+/**
+ * The Response in a Responses stream's last event (response.completed, .incomplete, .failed or .cancelled), from an
+ * SSE text; undefined when the text does not hold that event's line whole. Only that line is parsed.
+ */
+export function responseAtStreamEnd(text: string): Record<string, unknown> | undefined {
+  if (!RESPONSE_END.test(text)) return undefined;
+  const lines = text.split('\n');
+  for (let index = lines.length - 1; index >= 0; index -= 1) {
+    const line = lines[index]!;
+    // a line cut at the text's start does not begin with data:
+    if (!line.startsWith('data:') || !RESPONSE_END.test(line)) continue;
+    try {
+      const event: unknown = JSON.parse(line.slice(5));
+      return isObject(event) && isObject(event.response) ? event.response : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
 
 /** The finish reasons of an answer kept as JSON text (a cached one): parsed only when it carries one. */
 export function finishReasonsInJson(text: string): string[] | undefined {
-  if (!FINISHED.test(text) && !STOPPED.test(text)) return undefined;
+  if (!FINISHED.test(text) && !STOPPED.test(text) && !RESPONSE.test(text)) return undefined;
   try {
     return finishReasonsOf(JSON.parse(text));
   } catch {
@@ -54,7 +80,37 @@ export function finishReasonsInJson(text: string): string[] | undefined {
  */
 export function finishReasonsOf(answer: unknown): string[] | undefined {
   if (isObject(answer) && answer.type === 'message' && typeof answer.stop_reason === 'string') return [answer.stop_reason];
+  if (isObject(answer) && answer.object === 'response') return responseFinishReasons(answer);
   if (!isObject(answer) || !Array.isArray(answer.choices)) return undefined;
   const reasons = answer.choices.map((choice) => (isObject(choice) && typeof choice.finish_reason === 'string' ? choice.finish_reason : undefined)).filter((reason): reason is string => reason !== undefined);
   return reasons.length > 0 ? reasons : undefined;
+}
+
+/** Responses output items that are calls the client runs (the model stopped to have them run) */
+const CLIENT_CALLS = new Set(['function_call', 'custom_tool_call', 'computer_call', 'local_shell_call']);
+
+/**
+ * A Response's finish reason in chat's terms, as the gateway maps chat's onto a Response (src/responses/from-chat.ts):
+ * `incomplete` gives its incomplete_details.reason (max_output_tokens, content_filter); `completed` gives `tool_calls`
+ * when the output ends in calls for the client to run, else `stop`; `failed` gives `error`, `cancelled` itself. A
+ * Response still in progress (or queued) has none.
+ */
+export function responseFinishReasons(response: Record<string, unknown>): string[] | undefined {
+  switch (response.status) {
+    case 'incomplete': {
+      const details = response.incomplete_details;
+      const reason = isObject(details) ? details.reason : undefined;
+      return [typeof reason === 'string' ? reason : 'incomplete'];
+    }
+    case 'completed': {
+      const output = Array.isArray(response.output) ? response.output : [];
+      return [output.some((item) => isObject(item) && typeof item.type === 'string' && CLIENT_CALLS.has(item.type)) ? 'tool_calls' : 'stop'];
+    }
+    case 'failed':
+      return ['error'];
+    case 'cancelled':
+      return ['cancelled'];
+    default:
+      return undefined;
+  }
 }

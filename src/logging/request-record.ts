@@ -8,7 +8,7 @@
 import type { HookResult } from '../guardrails/hooks.ts';
 import { costOfUsage } from '../pricing/cost.ts';
 import type { ModelPrice } from '../pricing/model-price.ts';
-import { finishedEvents, finishReasonsInJson, finishReasonsOfChunks } from './finish-reasons.ts';
+import { finishedEvents, finishReasonsInJson, finishReasonsOfChunks, responseAtStreamEnd, responseFinishReasons } from './finish-reasons.ts';
 import { streamTailText, usageInText, usageOf, type TokenUsage } from './usage.ts';
 
 export interface LoggedError {
@@ -63,7 +63,7 @@ export interface RequestRecord {
    * text kept by reference for what the row reads after the answer has gone (answerFacts): a relayed stream's last
    * bytes (its finish reasons and model) or a cached answer's JSON (its finish reasons)
    */
-  laterFacts: { kind: 'stream-tail' | 'cached'; text: string } | undefined;
+  laterFacts: { kind: 'stream-tail'; text: string; previous: Buffer | undefined; last: Buffer } | { kind: 'cached'; text: string } | undefined;
   /** every upstream try (fallbacks and retries), in order; undefined until the first one */
   attempts: AttemptLog[] | undefined;
   /** ms since the epoch: the first try was sent (the end of queueing and the gateway's own work) */
@@ -223,7 +223,8 @@ export function noteStreamTail(record: RequestRecord | undefined, previous: Buff
   if (text === undefined) return;
   // the usage now (the limits settle from it when the attempt ends); the rest when the row is built
   record.usage = usageInText(text) ?? record.usage;
-  record.laterFacts = { kind: 'stream-tail', text };
+  // the two chunks by reference too: a Responses stream's last event carries the whole Response, often past the tail
+  record.laterFacts = { kind: 'stream-tail', text, previous, last: last! };
 }
 
 /** A cached answer being served: its text, for its finish reasons when the row is built. */
@@ -245,6 +246,18 @@ export function answerFacts(record: RequestRecord): void {
   const finished = finishedEvents(later.text);
   record.finishReasons ??= finishReasonsOfChunks(finished);
   for (const event of finished) record.answerModel ??= stringField(event, 'model');
+  if (record.finishReasons !== undefined) return;
+  // a Responses stream: its last event, read from the two last chunks when the tail cut its line
+  const response = responseAtStreamEnd(later.text) ?? responseAtStreamEnd(lastChunksText(later.previous, later.last, later.text.length));
+  if (!response) return;
+  record.finishReasons = responseFinishReasons(response);
+  record.answerModel ??= stringField(response, 'model');
+}
+
+/** the last two chunks as text when they hold more than the tail did ('' when not) */
+function lastChunksText(previous: Buffer | undefined, last: Buffer, tailLength: number): string {
+  if ((previous?.length ?? 0) + last.length <= tailLength) return '';
+  return (previous ? Buffer.concat([previous, last]) : last).toString('utf8');
 }
 
 export function noteStreamed(record: RequestRecord | undefined, headers?: Record<string, string | string[]>): void {

@@ -9,6 +9,7 @@
  *   ratelimited-<ms>  answers 429 with `retry-after-ms: <ms>`
  *   flaky-<n>-<tag>   answers 503 to the first <n> requests with that exact model, then succeeds
  *   echo...        (chat, not streamed) answers "You asked: <the last message's content>"
+ *   long-<n>       (responses) <n> characters of output text
  *   words-<n>      (embeddings) a bag of the input's lower-cased words hashed into <n> dimensions: texts that share
  *                  most of their words are close, so a paraphrase scores high and another question low
  * Unknown paths echo the request back as JSON. A request whose connection closes before its answer is complete
@@ -111,6 +112,40 @@ async function streamChat(res: http.ServerResponse, body: Record<string, unknown
   }
   if (model !== 'nodone') res.write('data: [DONE]\n\n');
   res.end();
+}
+
+/**
+ * A Response as OpenAI's Responses API answers. `max_output_tokens: 1` ends it incomplete (max_output_tokens); the
+ * model `long-<n>` writes <n> characters of text (a stream's last event, which repeats the Response, is then long).
+ */
+function responseObject(model: string, body: Record<string, unknown>): Record<string, unknown> {
+  const long = /^long-(\d+)$/.exec(model);
+  const text = long ? 'word '.repeat(Math.ceil(Number(long[1]) / 5)).slice(0, Number(long[1])) : 'Hello world';
+  const incomplete = body.max_output_tokens === 1;
+  return {
+    id: 'resp_fake',
+    object: 'response',
+    created_at: CREATED,
+    status: incomplete ? 'incomplete' : 'completed',
+    incomplete_details: incomplete ? { reason: 'max_output_tokens' } : null,
+    model,
+    output: [{ type: 'message', id: 'msg_fake', status: incomplete ? 'incomplete' : 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }],
+    usage: { input_tokens: 5, output_tokens: 2, total_tokens: 7, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+  };
+}
+
+/** A Response streamed as the Responses API's events, the last one (completed or incomplete) carrying it whole. */
+function streamResponse(res: http.ServerResponse, response: Record<string, unknown>): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  let sequence = 0;
+  const event = (type: string, fields: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: sequence++, ...fields })}\n\n`;
+  const output = response.output as Array<{ id: string; content: Array<{ text: string }> }>;
+  const message = output[0]!;
+  res.write(event('response.created', { response: { ...response, status: 'in_progress', output: [], usage: null } }));
+  res.write(event('response.output_item.added', { output_index: 0, item: { ...message, status: 'in_progress', content: [] } }));
+  res.write(event('response.output_text.delta', { item_id: message.id, output_index: 0, content_index: 0, delta: message.content[0]!.text }));
+  res.write(event('response.output_item.done', { output_index: 0, item: message }));
+  res.end(event(response.status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response }));
 }
 
 async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string, signal?: AbortSignal): Promise<void> {
@@ -217,15 +252,9 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: 
     return;
   }
   if (route === 'POST /v1/responses') {
-    send(res, 200, {
-      id: 'resp_fake',
-      object: 'response',
-      created_at: CREATED,
-      status: 'completed',
-      model,
-      output: [{ type: 'message', id: 'msg_fake', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Hello world', annotations: [] }] }],
-      usage: { input_tokens: 5, output_tokens: 2, total_tokens: 7, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
-    });
+    const response = responseObject(model, body);
+    if (body.stream === true) return streamResponse(res, response);
+    send(res, 200, response);
     return;
   }
   const responseItems = /^\/v1\/responses\/([^/]+)\/input_items$/.exec(url.pathname);

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { capText, responseBodyText } from '../../src/logging/log-bodies.ts';
 import { hashedValue, requestHeadersForLog, sensitiveNames } from '../../src/logging/log-headers.ts';
-import { finishReasonsInJson, finishReasonsInSse, finishReasonsOf, finishReasonsOfChunks } from '../../src/logging/finish-reasons.ts';
+import { finishReasonsInJson, finishReasonsInSse, finishReasonsOf, finishReasonsOfChunks, responseAtStreamEnd } from '../../src/logging/finish-reasons.ts';
 import { reassembleChunks, sseObjects } from '../../src/logging/reassemble-stream.ts';
 import { answerFacts, newRequestRecord, noteCachedAnswer, noteChunk, noteStreamTail } from '../../src/logging/request-record.ts';
 
@@ -72,6 +72,36 @@ test('finish reasons of an answer kept as JSON text (a cached one): a completion
   assert.equal(record.finishReasons, undefined);
   answerFacts(record);
   assert.deepEqual(record.finishReasons, ['stop', 'length']);
+});
+
+test('finish reasons of a Response: its status in chat\'s terms, as the gateway maps chat\'s onto a Response', () => {
+  const response = (fields: Record<string, unknown>) => ({ object: 'response', id: 'resp_1', output: [], ...fields });
+  const message = { type: 'message', role: 'assistant', status: 'completed', content: [] };
+  const call = { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{}', status: 'completed' };
+  assert.deepEqual(finishReasonsOf(response({ status: 'completed', output: [message] })), ['stop']);
+  assert.deepEqual(finishReasonsOf(response({ status: 'completed', output: [message, call] })), ['tool_calls']);
+  assert.deepEqual(finishReasonsOf(response({ status: 'incomplete', incomplete_details: { reason: 'content_filter' } })), ['content_filter']);
+  assert.deepEqual(finishReasonsOf(response({ status: 'incomplete', incomplete_details: null })), ['incomplete']);
+  assert.deepEqual(finishReasonsOf(response({ status: 'failed' })), ['error']);
+  assert.equal(finishReasonsOf(response({ status: 'in_progress' })), undefined);
+  assert.deepEqual(finishReasonsInJson(JSON.stringify(response({ status: 'completed', output: [call] }))), ['tool_calls']);
+});
+
+test('a Responses stream\'s last event: its Response, from the tail or, when the tail cut its line, the last two chunks', () => {
+  const done = { type: 'response.completed', sequence_number: 9, response: { object: 'response', status: 'completed', model: 'gpt-x', output: [{ type: 'message', content: [{ type: 'output_text', text: 'x'.repeat(6000) }] }], usage: { input_tokens: 3, output_tokens: 4, total_tokens: 7 } } };
+  const events = `event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"x"}\n\nevent: response.completed\ndata: ${JSON.stringify(done)}\n\n`;
+  assert.equal(responseAtStreamEnd(events)?.model, 'gpt-x');
+  // the line cut at the text's start is not parsed; an event still in progress is not the end
+  assert.equal(responseAtStreamEnd(events.slice(events.length - 4096)), undefined);
+  assert.equal(responseAtStreamEnd('data: {"type":"response.created","response":{"status":"in_progress"}}\n\n'), undefined);
+  const bytes = Buffer.from(events);
+  const record = newRequestRecord(0, 'responses.create');
+  noteStreamTail(record, bytes.subarray(0, 100), bytes.subarray(100));
+  assert.equal(record.laterFacts?.text.length, 4096, 'the tail kept for usage is cut');
+  assert.deepEqual(record.usage, { prompt: 3, completion: 4, total: 7 }, 'the usage is read from the tail at once');
+  answerFacts(record);
+  assert.deepEqual(record.finishReasons, ['stop']);
+  assert.equal(record.answerModel, 'gpt-x');
 });
 
 test('the cap counts bytes, keeps whole characters and marks the cut', () => {

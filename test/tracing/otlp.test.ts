@@ -156,6 +156,22 @@ test('each request is a SERVER span under the caller\'s traceparent, each upstre
   const events = await anthropic({ traceparent: messageStream.header, 'x-gateway-debug': 'false' }).messages.create({ model: 'm', max_tokens: 64, messages, stream: true });
   for await (const event of events) void event;
 
+  // the Responses API, bodies not logged: a Response's status is its finish reason, JSON and streamed; a native
+  // target's stream is relayed as it came, its last event (the whole Response) longer than the tail kept for usage
+  const openaiTarget = { 'x-gateway-provider': 'openai', 'x-gateway-custom-host': upstream.baseUrl, 'x-gateway-debug': 'false' };
+  const response = newTraceparent();
+  await client({ ...openaiTarget, traceparent: response.header }).responses.create({ model: 'gpt-4o', input: 'hello' });
+  const responseStream = newTraceparent();
+  const responseEvents = await client({ ...openaiTarget, traceparent: responseStream.header }).responses.create({ model: 'long-10000', input: 'hello', stream: true });
+  for await (const event of responseEvents) void event;
+  const responseCut = newTraceparent();
+  const cutEvents = await client({ ...openaiTarget, traceparent: responseCut.header }).responses.create({ model: 'gpt-4o', input: 'hello', max_output_tokens: 1, stream: true });
+  for await (const event of cutEvents) void event;
+  // a Response made from a chat answer (Anthropic's Messages API has no Responses API)
+  const overChat = newTraceparent();
+  await client({ 'x-gateway-provider': 'anthropic', 'x-gateway-custom-host': anthropicUpstream.baseUrl, 'x-gateway-debug': 'false', traceparent: overChat.header })
+    .responses.create({ model: 'm', input: 'hello' });
+
   await gateway.gateway.requestLog.flush();
   const rowOf = async (trace: string): Promise<RequestLogRow> => {
     const rows = await findRequestLogsByTraceId(gateway.gateway.database.db, gateway.gateway.bootstrap.organisation.id, trace);
@@ -246,6 +262,20 @@ test('each request is a SERVER span under the caller\'s traceparent, each upstre
   assert.equal(attributesOf(hitServer.attributes)['gateway.cache.status'], 'HIT');
   assert.deepEqual(attributesOf(hitServer.attributes)['gen_ai.response.finish_reasons'], ['stop']);
 
-  const quietSpans = [quiet, quietStream, message, messageStream, cacheMiss, cacheHit].reduce((sum, trace) => sum + inTrace(trace.traceId).length, 0);
+  const responsesCases: Array<[ReturnType<typeof newTraceparent>, string[], string]> = [
+    [response, ['stop'], 'gpt-4o'],
+    [responseStream, ['stop'], 'long-10000'],
+    [responseCut, ['max_output_tokens'], 'gpt-4o'],
+    [overChat, ['stop'], 'm'],
+  ];
+  for (const [trace, reasons, model] of responsesCases) {
+    const responseServer = inTrace(trace.traceId).find((span) => span.kind === SPAN_KIND_SERVER);
+    assert.ok(responseServer, 'a Responses request is traced');
+    assert.equal(responseServer.name, `chat ${model}`);
+    assert.deepEqual(attributesOf(responseServer.attributes)['gen_ai.response.finish_reasons'], reasons, model);
+    assert.equal(attributesOf(responseServer.attributes)['gen_ai.response.model'], model, model);
+  }
+
+  const quietSpans = [quiet, quietStream, message, messageStream, cacheMiss, cacheHit, ...responsesCases.map(([trace]) => trace)].reduce((sum, trace) => sum + inTrace(trace.traceId).length, 0);
   assert.equal(spans.length, directSpans.length + fallbackSpans.length + embeddingSpans.length + quietSpans, 'no other span was exported');
 });
