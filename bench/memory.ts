@@ -6,7 +6,9 @@
  *
  * Run: node --import tsx bench/memory.ts                      (embedded PGlite on a fresh temp data dir)
  *      DATABASE_URL=postgres://postgres@127.0.0.1:5432/<fresh db> node --import tsx bench/memory.ts
- * Env: MEMORY_LOAD_SECONDS (per mode, default 15), MEMORY_CONNECTIONS (default 16), and GATEWAY_* / NODE_OPTIONS,
+ * Env: MEMORY_LOAD_SECONDS (per mode, default 15), MEMORY_CONNECTIONS (default 16), MEMORY_IDLE_SECONDS (the idle
+ *      after the load, watched every 10 s; default 10; when longer, the same idle is watched after the boot too, before
+ *      the load), and GATEWAY_* / NODE_OPTIONS,
  *      which pass through to the gateway; BENCH_NODE_FLAGS="..." replaces the node flags of `npm start` (e.g.
  *      BENCH_NODE_FLAGS="" for V8's defaults).
  */
@@ -22,6 +24,8 @@ import { benchHeaders, startCompiled, startMock } from './startup.ts';
 const LOAD_SECONDS = Number(process.env.MEMORY_LOAD_SECONDS ?? 15);
 const CONNECTIONS = Number(process.env.MEMORY_CONNECTIONS ?? 16);
 const SOAK_SECONDS = Number(process.env.MEMORY_SOAK_SECONDS ?? 0);
+/** how long the idle after the load is watched, RSS printed every 10 s (default 10) */
+const IDLE_SECONDS = Number(process.env.MEMORY_IDLE_SECONDS ?? 10);
 const ADMIN_KEY = 'startup-bench-admin-key-0123456789'; // what startCompiled provisions
 
 function status(pid: number, field: 'VmRSS' | 'VmHWM'): number {
@@ -93,6 +97,11 @@ async function main(): Promise<void> {
     await sleep(3000); // boot settles: background start-up work (caches, first log flush)
     const boot = status(gateway.pid, 'VmRSS');
     console.log(`boot (idle 3 s):       RSS ${boot} MiB`);
+    // the same idle before any load as after it: V8 gives memory back only after some time without work
+    for (let idle = 10; IDLE_SECONDS > 10 && idle <= IDLE_SECONDS; idle += 10) {
+      await sleep(10_000);
+      console.log(`idle ${idle} s after boot:  RSS ${status(gateway.pid, 'VmRSS')} MiB`);
+    }
     const headers = benchHeaders(ADMIN_KEY, mock.port);
     const url = `${origin}/v1/chat/completions`;
     const smoke = await fetch(url, { method: 'POST', headers, body: JSON.stringify(makeChatRequest(false)) });
@@ -108,8 +117,10 @@ async function main(): Promise<void> {
         `load ${stream ? 'stream    ' : 'non-stream'}:       RSS max ${peak} MiB  (${counts.requests} requests, ${counts.non2xx} non-2xx, ${counts.errors} errors)`,
       );
     }
-    await sleep(10_000);
-    console.log(`idle 10 s after load:  RSS ${status(gateway.pid, 'VmRSS')} MiB`);
+    for (let idle = 10; idle <= Math.max(10, IDLE_SECONDS); idle += 10) {
+      await sleep(10_000);
+      console.log(`idle ${idle} s after load:  RSS ${status(gateway.pid, 'VmRSS')} MiB`);
+    }
     console.log(`peak (VmHWM):          ${status(gateway.pid, 'VmHWM')} MiB`);
   } finally {
     await gateway.stop();

@@ -127,10 +127,12 @@ child.on('close', (code) => {
   const tests = /# tests (\d+)/.exec(tail);
   const pass = /# pass (\d+)/.exec(tail);
   const fail = /# fail (\d+)/.exec(tail);
+  // a test that timed out is counted as cancelled, not failed (node's runner): said, and the exit code says it too
+  const cancelled = /# cancelled (\d+)/.exec(tail);
   if (!tests || Number(tests[1]) === 0) {
     console.error('run-tests: no test ran');
     process.exit(1);
   }
-  console.log(`${pass ? pass[1] : 0} passed, ${fail ? fail[1] : 0} failed`);
+  console.log(`${pass ? pass[1] : 0} passed, ${fail ? fail[1] : 0} failed${cancelled && cancelled[1] !== '0' ? `, ${cancelled[1]} cancelled (timed out)` : ''}`);
   process.exit(code ?? 1);
 });

@@ -20,6 +20,7 @@ import { createRequestLogWriter, DISCARDING_WRITER, type RequestLogWriter } from
 import { openPostgresLogStore, scheduleLogMaintenance } from './logging/log-store.ts';
 import { createProviderRegistry } from './providers/registry.ts';
 import { openDatabase, type Database } from './storage/database.ts';
+import { loggedIdleRestart } from './storage/pglite-worker/idle-restart.ts';
 import { migrate } from './storage/migrate.ts';
 import { createSecretCipher } from './secrets/cipher.ts';
 import { loadEncryptionKey, type EncryptionKey } from './secrets/encryption-key.ts';
@@ -67,7 +68,14 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
   const allowlist = parseAllowlist(config.customHostAllowlist);
   // before the database opens: a malformed key stops the start, it never half-starts
   const encryptionKey = loadEncryptionKey(config.encryptionKey, config.dataDir, config.previousEncryptionKeys);
-  const database = overrides.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: overrides.pgliteDataDir ?? config.dataDir, seed: overrides.pgliteSeed }));
+  const database =
+    overrides.database ??
+    (await openDatabase({
+      url: config.databaseUrl,
+      dataDir: overrides.pgliteDataDir ?? config.dataDir,
+      seed: overrides.pgliteSeed,
+      idleRestart: loggedIdleRestart(config.pgliteIdleRestartMs, overrides.logger ?? pino({ level: 'silent' })),
+    }));
   try {
     await migrate(database.db);
     const started = await bootstrap(database.db, { adminApiKey: config.adminApiKey, ownerEmail: config.ownerEmail });

@@ -12,6 +12,11 @@ export interface GatewayConfig {
   /** graceful shutdown: GATEWAY_SHUTDOWN_DRAIN_MS (default 5000) of /ready answering 503, then up to GATEWAY_SHUTDOWN_TIMEOUT_MS (default 30000) for the requests in flight */
   shutdown: { drainMs: number; timeoutMs: number };
   dataDir: string;
+  /**
+   * GATEWAY_PGLITE_IDLE_RESTART_SECONDS (default 30; 0 never): the embedded database's thread restarts after this long
+   * without a query, once it has served load, to give back its WebAssembly memory (storage/pglite-worker/idle-restart.ts)
+   */
+  pgliteIdleRestartMs: number;
   /** GATEWAY_WASM_COMPILER (default baseline): V8's compilers for the WebAssembly the process runs (runtime/wasm-compiler.ts) */
   wasmCompiler: WasmCompiler;
   databaseUrl: string | undefined;
@@ -149,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     workers: count(env, 'GATEWAY_WORKERS', availableParallelism(), 1),
     shutdown: { drainMs: count(env, 'GATEWAY_SHUTDOWN_DRAIN_MS', 5_000, 0), timeoutMs: count(env, 'GATEWAY_SHUTDOWN_TIMEOUT_MS', 30_000, 0) },
     dataDir: path.resolve(nonEmpty(env.GATEWAY_DATA_DIR) ?? './data'),
+    pgliteIdleRestartMs: count(env, 'GATEWAY_PGLITE_IDLE_RESTART_SECONDS', 30, 0) * 1000,
     wasmCompiler: wasmCompiler(env),
     databaseUrl: nonEmpty(env.DATABASE_URL),
     redisUrl: nonEmpty(env.REDIS_URL),

@@ -5,7 +5,8 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { prestartPgliteWorker, startPgliteWorker, type PgliteWorkerClient } from './pglite-worker/client.ts';
+import { prestartPgliteWorker, startPgliteWorker, type PgliteThreadClient, type PgliteWorkerClient } from './pglite-worker/client.ts';
+import { restartWhenIdle, type IdleRestartOptions } from './pglite-worker/idle-restart.ts';
 import { joinedParameter, type BinaryParameter, type PreparedStatement } from './pglite-worker/extended-protocol.ts';
 import type { WorkerStart } from './pglite-worker/protocol.ts';
 import * as schema from './schema.ts';
@@ -34,13 +35,24 @@ export interface DatabaseOptions {
   dataDir?: string | undefined;
   /** an in-memory database starts from this dump (dumpSeed in pglite-worker/template.ts) instead of initdb */
   seed?: string | undefined;
+  /** an embedded database on files restarts its thread when idle (pglite-worker/idle-restart.ts); never when absent */
+  idleRestart?: IdleRestartOptions | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) return openPostgres(options.url);
   // PGlite runs on the thread that calls it: it lives in a worker thread of its own (pglite-worker/), so its work
   // (request-log batches, admin queries) never pauses the requests in flight.
-  return embeddedDatabaseOver(await startPgliteWorker(pgliteStart(options)));
+  const client = await startPgliteWorker(pgliteStart(options));
+  const idle = idleRestartOf(client, options);
+  const database = await embeddedDatabaseOver(client);
+  return idle ? { ...database, close: () => (idle.stop(), database.close()) } : database;
+}
+
+/** The idle restart, for a database on files only (an in-memory one would be lost), when asked for. */
+function idleRestartOf(client: PgliteThreadClient, options: DatabaseOptions): { stop(): void } | undefined {
+  const onFiles = options.dataDir !== undefined && !options.dataDir.startsWith('memory://');
+  return onFiles && options.idleRestart && options.idleRestart.idleMs > 0 ? restartWhenIdle(client, options.idleRestart) : undefined;
 }
 
 // Each driver is loaded only when it is used: a node on PostgreSQL never loads PGlite's Drizzle driver, and the
@@ -92,9 +104,14 @@ export function prestartDatabase(options: DatabaseOptions): void {
   if (!options.url) prestartPgliteWorker(pgliteStart(options));
 }
 
-/** Starts (or adopts the prestarted) thread that owns the embedded database; a cluster primary holds it for its workers. */
-export function startEmbeddedDatabase(dataDir: string | undefined): Promise<PgliteWorkerClient> {
-  return startPgliteWorker(pgliteStart({ dataDir }));
+/**
+ * Starts (or adopts the prestarted) thread that owns the embedded database; a cluster primary holds it for its
+ * workers. `stop` ends the idle restart (call it before closing the client).
+ */
+export async function startEmbeddedDatabase(dataDir: string | undefined, idleRestart?: IdleRestartOptions): Promise<{ client: PgliteWorkerClient; stop(): void }> {
+  const client = await startPgliteWorker(pgliteStart({ dataDir }));
+  const idle = idleRestartOf(client, { dataDir, idleRestart });
+  return { client, stop: () => idle?.stop() };
 }
 
 /** The embedded database through a client with PGlite's interface: its own thread's, or a cluster primary's over IPC. */

@@ -17,6 +17,7 @@ import { createMemoryStore } from '../../kv/memory-store.ts';
 import { loadEncryptionKey } from '../../secrets/encryption-key.ts';
 import { startEmbeddedDatabase } from '../../storage/database.ts';
 import type { PgliteWorkerClient } from '../../storage/pglite-worker/client.ts';
+import { loggedIdleRestart } from '../../storage/pglite-worker/idle-restart.ts';
 import { createDatabaseHost, type DatabaseHost } from './database-host.ts';
 import { createKvHost, type KvHost } from './kv-host.ts';
 import { isClusterMessage, serializeError, type ClusterEvent, type ClusterRequest } from './protocol.ts';
@@ -29,9 +30,12 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
   // generated on the first start into the data dir: made here once, so the workers do not race to write it
   loadEncryptionKey(config.encryptionKey, config.dataDir, config.previousEncryptionKeys);
   let client: PgliteWorkerClient | undefined;
+  let stopIdleRestart = () => {};
   let database: DatabaseHost | undefined;
   if (!config.databaseUrl) {
-    client = await startEmbeddedDatabase(config.dataDir);
+    const embedded = await startEmbeddedDatabase(config.dataDir, loggedIdleRestart(config.pgliteIdleRestartMs, logger));
+    client = embedded.client;
+    stopIdleRestart = embedded.stop;
     database = createDatabaseHost(client);
   }
   const store = config.redisUrl ? undefined : createMemoryStore();
@@ -108,6 +112,7 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
     await exited;
     clearTimeout(deadline);
     // every worker has flushed its request log through this database: only now is it closed
+    stopIdleRestart();
     await client?.close();
     await store?.close();
     logger.info('cluster stopped');

@@ -26,6 +26,19 @@ export interface PgliteWorkerClient extends PgliteTransactionClient {
   close(): Promise<void>;
 }
 
+/** The client of the thread this process owns (a cluster's workers reach it through the primary, without these). */
+export interface PgliteThreadClient extends PgliteWorkerClient {
+  /** calls made since the thread (re)started, and the time since the last one began */
+  activity(): { calls: number; idleMs: number };
+  /**
+   * closes the database thread and starts a new one on the same files, after the calls already waiting; calls made
+   * meanwhile wait for it. What the old thread's PostgreSQL held (its buffers, statement memory: WebAssembly memory,
+   * which only grows) goes back to the system (restartWhenIdle, idle-restart.ts). Rejects when the new thread cannot
+   * open; calls then fail until a restart succeeds.
+   */
+  restart(): Promise<void>;
+}
+
 function toError(serialized: SerializedError): Error {
   const error = new Error(serialized.message);
   error.name = serialized.name;
@@ -55,7 +68,7 @@ function startThread(start: WorkerStart): Worker {
  */
 const THREAD_LIMITS = { maxYoungGenerationSizeMb: 4 };
 
-let prestarted: { key: string; client: Promise<PgliteWorkerClient> } | undefined;
+let prestarted: { key: string; client: Promise<PgliteThreadClient> } | undefined;
 
 /**
  * Starts the database thread ahead of time (main.ts calls it before loading the rest of the gateway, so PGlite's
@@ -67,7 +80,7 @@ export function prestartPgliteWorker(start: WorkerStart): void {
   prestarted = { key: JSON.stringify(start), client };
 }
 
-export async function startPgliteWorker(start: WorkerStart): Promise<PgliteWorkerClient> {
+export async function startPgliteWorker(start: WorkerStart): Promise<PgliteThreadClient> {
   if (prestarted && prestarted.key === JSON.stringify(start)) {
     const { client } = prestarted;
     prestarted = undefined;
@@ -76,7 +89,14 @@ export async function startPgliteWorker(start: WorkerStart): Promise<PgliteWorke
   return openWorker(start);
 }
 
-async function openWorker(start: WorkerStart): Promise<PgliteWorkerClient> {
+/** One database thread: a message out, its reply back. */
+interface Thread {
+  worker: Worker;
+  send(request: Outgoing): Promise<unknown>;
+}
+
+/** Starts a database thread and waits until PGlite in it is open; rejects when it cannot open. */
+async function connect(start: WorkerStart): Promise<Thread> {
   const worker = startThread(start);
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
@@ -98,7 +118,6 @@ async function openWorker(start: WorkerStart): Promise<PgliteWorkerClient> {
   };
   worker.on('error', failAll);
   worker.on('exit', (code) => failAll(new Error(`the embedded database thread exited (code ${code})`)));
-
   const send = (request: Outgoing): Promise<unknown> => {
     if (failed) return Promise.reject(failed);
     const id = nextId++;
@@ -107,23 +126,52 @@ async function openWorker(start: WorkerStart): Promise<PgliteWorkerClient> {
       worker.postMessage({ ...request, id } as WorkerRequest);
     });
   };
+  try {
+    await ready;
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+  return { worker, send };
+}
+
+/** A thread that could not be started: every call gets its error, until a restart succeeds. */
+function failedThread(error: unknown): Thread {
+  const failure = error instanceof Error ? error : new Error(String(error));
+  return { worker: undefined as unknown as Worker, send: () => Promise.reject(failure) };
+}
+
+async function stopThread(thread: Thread): Promise<void> {
+  if (!thread.worker) return;
+  // PGlite closes its files (a checkpoint) before the thread goes
+  await thread.send({ op: 'close' }).catch(() => undefined);
+  await thread.worker.terminate();
+}
+
+async function openWorker(start: WorkerStart): Promise<PgliteThreadClient> {
+  let thread = await connect(start);
+  let calls = 0;
+  let lastCallAt = performance.now();
 
   // one call at a time, as on PGlite's single connection
   let tail: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    calls += 1;
+    lastCallAt = performance.now();
     const result = tail.then(work);
     tail = result.catch(() => undefined);
     return result;
   };
 
+  // `thread` is read at each call: a restart replaces it
   const direct: PgliteTransactionClient = {
     query: (sql, params = [], options = {}) =>
-      send({ op: 'query', sql, params, rowMode: options.rowMode ?? 'object', identityTypes: Object.keys(options.parsers ?? {}).map(Number) }),
-    exec: (sql) => send({ op: 'exec', sql }),
+      thread.send({ op: 'query', sql, params, rowMode: options.rowMode ?? 'object', identityTypes: Object.keys(options.parsers ?? {}).map(Number) }),
+    exec: (sql) => thread.send({ op: 'exec', sql }),
   };
 
   const messages = new SharedMessageBuffer();
-  await ready;
+  let closed = false;
   return {
     query: (sql, params, options) => exclusive(() => direct.query(sql, params, options)),
     exec: (sql) => exclusive(() => direct.exec(sql)),
@@ -131,7 +179,7 @@ async function openWorker(start: WorkerStart): Promise<PgliteWorkerClient> {
       // written when its turn comes: the shared memory holds one message at a time
       await exclusive(() => {
         const message = bindExecuteMessage(statement.name, params, (bytes) => messages.take(bytes));
-        return send({ op: 'prepared', name: statement.name, sql: statement.text, parameterTypes: statement.parameterTypes, message });
+        return thread.send({ op: 'prepared', name: statement.name, sql: statement.text, parameterTypes: statement.parameterTypes, message });
       });
     },
     transaction: (callback) =>
@@ -146,9 +194,26 @@ async function openWorker(start: WorkerStart): Promise<PgliteWorkerClient> {
           throw error;
         }
       }),
+    activity: () => ({ calls, idleMs: performance.now() - lastCallAt }),
+    restart: () => {
+      // in the line like any call: it waits for the calls before it (a transaction whole), and those after wait for it
+      const result = tail.then(async () => {
+        if (closed) return;
+        await stopThread(thread);
+        try {
+          thread = await connect(start);
+        } catch (error) {
+          thread = failedThread(error);
+          throw error;
+        }
+        calls = 0;
+      });
+      tail = result.catch(() => undefined);
+      return result;
+    },
     async close() {
-      if (!failed) await exclusive(() => send({ op: 'close' })).catch(() => undefined);
-      await worker.terminate();
+      closed = true;
+      await (tail = tail.then(() => stopThread(thread)));
     },
   };
 }
