@@ -90,7 +90,7 @@ async function main(): Promise<void> {
   console.log(`resident memory of the compiled gateway, ${target}, ${CONNECTIONS} connections, ${LOAD_SECONDS} s per mode`);
   const mock = await startMock();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-memory-'));
-  const gateway = await startCompiled(dataDir, { GATEWAY_CUSTOM_HOST_ALLOWLIST: '127.0.0.1' });
+  const gateway = await startCompiled(dataDir, { GATEWAY_CUSTOM_HOST_ALLOWLIST: '127.0.0.1', ...(process.env.BENCH_GATEWAY_STDOUT ? { LOG_LEVEL: 'info' } : {}) });
   try {
     const origin = `http://127.0.0.1:${gateway.port}`;
     console.log(`healthy after ${gateway.ms} ms: RSS ${gateway.rssMiB} MiB`);
@@ -98,9 +98,11 @@ async function main(): Promise<void> {
     const boot = status(gateway.pid, 'VmRSS');
     console.log(`boot (idle 3 s):       RSS ${boot} MiB`);
     // the same idle before any load as after it: V8 gives memory back only after some time without work
+    let bootIdle = boot;
     for (let idle = 10; IDLE_SECONDS > 10 && idle <= IDLE_SECONDS; idle += 10) {
       await sleep(10_000);
-      console.log(`idle ${idle} s after boot:  RSS ${status(gateway.pid, 'VmRSS')} MiB`);
+      bootIdle = status(gateway.pid, 'VmRSS');
+      console.log(`idle ${idle} s after boot:  RSS ${bootIdle} MiB`);
     }
     const headers = benchHeaders(ADMIN_KEY, mock.port);
     const url = `${origin}/v1/chat/completions`;
@@ -117,10 +119,13 @@ async function main(): Promise<void> {
         `load ${stream ? 'stream    ' : 'non-stream'}:       RSS max ${peak} MiB  (${counts.requests} requests, ${counts.non2xx} non-2xx, ${counts.errors} errors)`,
       );
     }
+    let loadIdle = 0;
     for (let idle = 10; idle <= Math.max(10, IDLE_SECONDS); idle += 10) {
       await sleep(10_000);
-      console.log(`idle ${idle} s after load:  RSS ${status(gateway.pid, 'VmRSS')} MiB`);
+      loadIdle = status(gateway.pid, 'VmRSS');
+      console.log(`idle ${idle} s after load:  RSS ${loadIdle} MiB`);
     }
+    if (IDLE_SECONDS > 10) console.log(`after ${IDLE_SECONDS} s idle: ${bootIdle} MiB before the load, ${loadIdle} after it (${(loadIdle - bootIdle).toFixed(1)} MiB)`);
     console.log(`peak (VmHWM):          ${status(gateway.pid, 'VmHWM')} MiB`);
   } finally {
     await gateway.stop();

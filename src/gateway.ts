@@ -74,7 +74,7 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
       url: config.databaseUrl,
       dataDir: overrides.pgliteDataDir ?? config.dataDir,
       seed: overrides.pgliteSeed,
-      idleRestart: loggedIdleRestart(config.pgliteIdleRestartMs, overrides.logger ?? pino({ level: 'silent' })),
+      idleRestart: loggedIdleRestart(config.idleMemoryMs, overrides.logger ?? pino({ level: 'silent' })),
     }));
   try {
     await migrate(database.db);

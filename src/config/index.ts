@@ -13,10 +13,11 @@ export interface GatewayConfig {
   shutdown: { drainMs: number; timeoutMs: number };
   dataDir: string;
   /**
-   * GATEWAY_PGLITE_IDLE_RESTART_SECONDS (default 30; 0 never): the embedded database's thread restarts after this long
-   * without a query, once it has served load, to give back its WebAssembly memory (storage/pglite-worker/idle-restart.ts)
+   * GATEWAY_IDLE_MEMORY_SECONDS (default 30; 0 never): memory given back after this long idle, once the process
+   * has served load: the heap collected (runtime/idle-memory.ts), the embedded database's thread restarted on its
+   * files (storage/pglite-worker/idle-restart.ts)
    */
-  pgliteIdleRestartMs: number;
+  idleMemoryMs: number;
   /** GATEWAY_WASM_COMPILER (default baseline): V8's compilers for the WebAssembly the process runs (runtime/wasm-compiler.ts) */
   wasmCompiler: WasmCompiler;
   databaseUrl: string | undefined;
@@ -154,7 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     workers: count(env, 'GATEWAY_WORKERS', availableParallelism(), 1),
     shutdown: { drainMs: count(env, 'GATEWAY_SHUTDOWN_DRAIN_MS', 5_000, 0), timeoutMs: count(env, 'GATEWAY_SHUTDOWN_TIMEOUT_MS', 30_000, 0) },
     dataDir: path.resolve(nonEmpty(env.GATEWAY_DATA_DIR) ?? './data'),
-    pgliteIdleRestartMs: count(env, 'GATEWAY_PGLITE_IDLE_RESTART_SECONDS', 30, 0) * 1000,
+    idleMemoryMs: count(env, 'GATEWAY_IDLE_MEMORY_SECONDS', 30, 0) * 1000,
     wasmCompiler: wasmCompiler(env),
     databaseUrl: nonEmpty(env.DATABASE_URL),
     redisUrl: nonEmpty(env.REDIS_URL),

@@ -14,6 +14,7 @@ import type { Gateway, GatewayOverrides } from '../gateway.ts';
 import { compileRemaining } from '../core/schemas/compile-on-first-use.ts';
 import { beginDraining } from '../http/routes/operations.ts';
 import { prestartDatabase } from '../storage/database.ts';
+import { releaseMemoryWhenIdle } from './idle-memory.ts';
 
 export async function runServer(config: GatewayConfig): Promise<void> {
   const inCluster = cluster.isWorker;
@@ -49,6 +50,11 @@ export async function runServer(config: GatewayConfig): Promise<void> {
   void compileRemaining().then((failed) => {
     for (const error of failed) logger.error({ err: error }, 'a body schema does not compile: its route answers 500');
   });
+
+  // idle after work: the heap given back at once rather than when V8 gets to it (runtime/idle-memory.ts)
+  if (config.idleMemoryMs > 0) {
+    releaseMemoryWhenIdle({ idleMs: config.idleMemoryMs, onCollect: (details) => logger.debug(details, 'idle: the heap collected and given back') });
+  }
 
   let stopping = false;
   const stop = (signal: 'SIGINT' | 'SIGTERM') => {

@@ -33,7 +33,7 @@ export async function runPrimary(config: GatewayConfig): Promise<void> {
   let stopIdleRestart = () => {};
   let database: DatabaseHost | undefined;
   if (!config.databaseUrl) {
-    const embedded = await startEmbeddedDatabase(config.dataDir, loggedIdleRestart(config.pgliteIdleRestartMs, logger));
+    const embedded = await startEmbeddedDatabase(config.dataDir, loggedIdleRestart(config.idleMemoryMs, logger));
     client = embedded.client;
     stopIdleRestart = embedded.stop;
     database = createDatabaseHost(client);

@@ -5,16 +5,21 @@
  * load, docs/performance.md). A new thread on the same files starts from what a fresh start holds.
  *
  * The restart waits in the client's line like any call, so it never cuts into a statement or a transaction; calls
- * made meanwhile wait for it (the thread's start, ~0.3-1 s). It runs only when no call has been made for `idleMs`
- * and the thread has served at least `minCalls` since it started (a thread that did little holds little). Only a
- * database on files can be restarted: an in-memory one would be lost.
+ * made meanwhile wait for it (the thread's start, ~0.7-1.2 s of wall time). It runs only when no call has been made
+ * for `idleMs` and the thread has served at least `minCalls` since it started (a thread that did little holds little):
+ * at most one restart for every `minCalls` calls, so a gateway with a trickle of traffic spends ~1-1.5 s of CPU per
+ * restart at most once per `idleMs` plus the time its calls take. Only a database on files can be restarted: an
+ * in-memory one would be lost.
  */
 import type { PgliteThreadClient } from './client.ts';
 
 export interface IdleRestartOptions {
   /** no call for this long: the thread restarts (the check runs every quarter of it) */
   idleMs: number;
-  /** calls since the thread started below which it is left as it is (default 200) */
+  /**
+   * calls since the thread started below which it is left as it is (default 50: the request log writes a batch of up
+   * to 200 rows a call, so the bench's 30,000 requests are ~150 calls; a gateway that only starts makes ~15)
+   */
   minCalls?: number;
   onRestart?: (details: { calls: number; ms: number }) => void;
   onError?: (error: unknown) => void;
@@ -22,7 +27,7 @@ export interface IdleRestartOptions {
 
 /** `check` is what the timer runs (exposed for tests) */
 export function restartWhenIdle(client: Pick<PgliteThreadClient, 'activity' | 'restart'>, options: IdleRestartOptions): { stop(): void; check(): void } {
-  const minCalls = options.minCalls ?? 200;
+  const minCalls = options.minCalls ?? 50;
   let restarting = false;
   const check = () => {
     const { calls, idleMs } = client.activity();
