@@ -53,7 +53,11 @@ export async function runServer(config: GatewayConfig): Promise<void> {
 
   // idle after work: the heap given back at once rather than when V8 gets to it (runtime/idle-memory.ts)
   if (config.idleMemoryMs > 0) {
-    releaseMemoryWhenIdle({ idleMs: config.idleMemoryMs, onCollect: (details) => logger.debug(details, 'idle: the heap collected and given back') });
+    const onCollect = (details: object) => {
+      logger.info(details, 'idle: the heap collected, memory given back');
+      logger.flush(); // stdout is buffered: idle, the line would wait for later ones
+    };
+    releaseMemoryWhenIdle({ idleMs: config.idleMemoryMs, onCollect });
   }
 
   let stopping = false;
