@@ -60,8 +60,8 @@ async function load(url: string, headers: Record<string, string>, stream: boolea
 
 /**
  * MEMORY_SOAK_SECONDS: load for that long (non-stream and stream in turns of 30 s), RSS sampled each turn, then the
- * slope of a least-squares line through the samples after the first two minutes (MiB per minute), and the RSS after
- * 30 s idle.
+ * slope of a least-squares line through the samples after the first two minutes (MiB per minute), and the RSS every
+ * 10 s of the idle after it (30 s, or MEMORY_IDLE_SECONDS).
  */
 async function soak(pid: number, url: string, headers: Record<string, string>): Promise<void> {
   const started = performance.now();
@@ -80,8 +80,10 @@ async function soak(pid: number, url: string, headers: Record<string, string>): 
   const meanY = settled.reduce((sum, sample) => sum + sample.rss, 0) / n;
   const slope = settled.reduce((sum, sample) => sum + (sample.minute - meanX) * (sample.rss - meanY), 0) / settled.reduce((sum, sample) => sum + (sample.minute - meanX) ** 2, 0);
   console.log(`soak: ${requests} requests; RSS slope after the first 2 minutes ${slope.toFixed(2)} MiB/min over ${n} samples; peak (VmHWM) ${status(pid, 'VmHWM')} MiB`);
-  await sleep(30_000);
-  console.log(`idle 30 s after the soak: RSS ${status(pid, 'VmRSS')} MiB`);
+  for (let idle = 10; idle <= Math.max(30, IDLE_SECONDS); idle += 10) {
+    await sleep(10_000);
+    console.log(`idle ${idle} s after the soak: RSS ${status(pid, 'VmRSS')} MiB`);
+  }
 }
 
 async function main(): Promise<void> {
