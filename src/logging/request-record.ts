@@ -9,7 +9,7 @@ import type { HookResult } from '../guardrails/hooks.ts';
 import { costOfUsage } from '../pricing/cost.ts';
 import type { ModelPrice } from '../pricing/model-price.ts';
 import { finishedEvents, finishReasonsInJson, finishReasonsOfChunks, responseAtStreamEnd, responseFinishReasons } from './finish-reasons.ts';
-import { streamTailText, usageInText, usageOf, type TokenUsage } from './usage.ts';
+import { STREAM_TAIL_BYTES, streamTailText, usageInText, usageOf, type TokenUsage } from './usage.ts';
 
 export interface LoggedError {
   message: string;
@@ -218,13 +218,12 @@ export function noteTry(record: RequestRecord | undefined, entry: Omit<AttemptLo
 
 /** The end of a relayed stream, its last two chunks as received. */
 export function noteStreamTail(record: RequestRecord | undefined, previous: Buffer | undefined, last: Buffer | undefined): void {
-  if (!record) return;
-  const text = streamTailText(previous, last);
-  if (text === undefined) return;
+  if (!record || !last) return;
+  const text = streamTailText(previous, last)!;
   // the usage now (the limits settle from it when the attempt ends); the rest when the row is built
   record.usage = usageInText(text) ?? record.usage;
   // the two chunks by reference too: a Responses stream's last event carries the whole Response, often past the tail
-  record.laterFacts = { kind: 'stream-tail', text, previous, last: last! };
+  record.laterFacts = { kind: 'stream-tail', text, previous, last };
 }
 
 /** A cached answer being served: its text, for its finish reasons when the row is built. */
@@ -248,15 +247,15 @@ export function answerFacts(record: RequestRecord): void {
   for (const event of finished) record.answerModel ??= stringField(event, 'model');
   if (record.finishReasons !== undefined) return;
   // a Responses stream: its last event, read from the two last chunks when the tail cut its line
-  const response = responseAtStreamEnd(later.text) ?? responseAtStreamEnd(lastChunksText(later.previous, later.last, later.text.length));
+  const response = responseAtStreamEnd(later.text) ?? responseAtStreamEnd(lastChunksText(later.previous, later.last));
   if (!response) return;
   record.finishReasons = responseFinishReasons(response);
   record.answerModel ??= stringField(response, 'model');
 }
 
-/** the last two chunks as text when they hold more than the tail did ('' when not) */
-function lastChunksText(previous: Buffer | undefined, last: Buffer, tailLength: number): string {
-  if ((previous?.length ?? 0) + last.length <= tailLength) return '';
+/** the last two chunks as text when they hold more than the tail kept ('' when the tail was all of them) */
+function lastChunksText(previous: Buffer | undefined, last: Buffer): string {
+  if ((previous?.length ?? 0) + last.length <= STREAM_TAIL_BYTES) return '';
   return (previous ? Buffer.concat([previous, last]) : last).toString('utf8');
 }
 

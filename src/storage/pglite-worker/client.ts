@@ -91,7 +91,8 @@ export async function startPgliteWorker(start: WorkerStart): Promise<PgliteThrea
 
 /** One database thread: a message out, its reply back. */
 interface Thread {
-  worker: Worker;
+  /** undefined: the thread could not be started (failedThread) */
+  worker: Worker | undefined;
   send(request: Outgoing): Promise<unknown>;
 }
 
@@ -138,7 +139,7 @@ async function connect(start: WorkerStart): Promise<Thread> {
 /** A thread that could not be started: every call gets its error, until a restart succeeds. */
 function failedThread(error: unknown): Thread {
   const failure = error instanceof Error ? error : new Error(String(error));
-  return { worker: undefined as unknown as Worker, send: () => Promise.reject(failure) };
+  return { worker: undefined, send: () => Promise.reject(failure) };
 }
 
 async function stopThread(thread: Thread): Promise<void> {
