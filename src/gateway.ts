@@ -25,6 +25,7 @@ import { migrate } from './storage/migrate.ts';
 import { createSecretCipher } from './secrets/cipher.ts';
 import { loadEncryptionKey, type EncryptionKey } from './secrets/encryption-key.ts';
 import type { Registry } from 'prom-client';
+import { gatheredDestination } from './runtime/log-destination.ts';
 import { createUpstreamClient } from './upstream/client.ts';
 import { parseAllowlist, type LookupAll } from './upstream/ssrf-guard.ts';
 
@@ -60,8 +61,8 @@ export interface GatewayOverrides {
 }
 
 export function createLogger(config: GatewayConfig): Logger {
-  // asynchronous stdout: a log line never blocks a request
-  return pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: false, minLength: 4096 }));
+  // asynchronous stdout, gathered into 4 KB writes and flushed within a second (runtime/log-destination.ts)
+  return pino({ level: config.logLevel }, gatheredDestination());
 }
 
 export async function createGateway(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<Gateway> {

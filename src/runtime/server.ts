@@ -53,10 +53,7 @@ export async function runServer(config: GatewayConfig): Promise<void> {
 
   // idle after work: the heap given back at once rather than when V8 gets to it (runtime/idle-memory.ts)
   if (config.idleMemoryMs > 0) {
-    const onCollect = (details: object) => {
-      logger.info(details, 'idle: the heap collected, memory given back');
-      logger.flush(); // stdout is buffered: idle, the line would wait for later ones
-    };
+    const onCollect = (details: object) => logger.info(details, 'idle: the heap collected, memory given back');
     releaseMemoryWhenIdle({ idleMs: config.idleMemoryMs, onCollect });
   }
 

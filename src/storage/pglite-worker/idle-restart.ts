@@ -45,20 +45,15 @@ export function restartWhenIdle(client: Pick<PgliteThreadClient, 'activity' | 'r
   return { stop: () => clearInterval(timer), check };
 }
 
-/**
- * The restart's options with each restart logged (info) and each failure (error), for `idleMs` (0: never). The line is
- * flushed at once: the gateway's stdout is buffered (4 KB) and, idle, would hold it until later lines came.
- */
-export function loggedIdleRestart(idleMs: number, logger: { info(details: object, message: string): void; error(details: object, message: string): void; flush?(): void }): IdleRestartOptions {
+/** The restart's options with each restart logged (info) and each failure (error), for `idleMs` (0: never). */
+export function loggedIdleRestart(idleMs: number, logger: { info(details: object, message: string): void; error(details: object, message: string): void }): IdleRestartOptions {
   return {
     idleMs,
     onRestart: (details) => {
       logger.info(details, 'embedded database: its thread restarted while idle, giving back the memory it had grown to');
-      logger.flush?.();
     },
     onError: (error) => {
       logger.error({ err: error }, 'embedded database: its thread could not be restarted; queries fail until a restart succeeds');
-      logger.flush?.();
     },
   };
 }
