@@ -25,7 +25,6 @@ import { migrate } from './storage/migrate.ts';
 import { createSecretCipher } from './secrets/cipher.ts';
 import { loadEncryptionKey, type EncryptionKey } from './secrets/encryption-key.ts';
 import type { Registry } from 'prom-client';
-import { gatheredDestination } from './runtime/log-destination.ts';
 import { createUpstreamClient } from './upstream/client.ts';
 import { parseAllowlist, type LookupAll } from './upstream/ssrf-guard.ts';
 
@@ -58,11 +57,6 @@ export interface GatewayOverrides {
   metricsText?: () => Promise<string>;
   lookup?: LookupAll;
   collectDefaultMetrics?: boolean;
-}
-
-export function createLogger(config: GatewayConfig): Logger {
-  // asynchronous stdout, gathered into 4 KB writes and flushed within a second (runtime/log-destination.ts)
-  return pino({ level: config.logLevel }, gatheredDestination());
 }
 
 export async function createGateway(config: GatewayConfig, overrides: GatewayOverrides = {}): Promise<Gateway> {

@@ -20,7 +20,7 @@ export async function runServer(config: GatewayConfig): Promise<void> {
   const inCluster = cluster.isWorker;
   // the embedded database's thread compiles and opens PGlite while the rest of the gateway loads (start-up time)
   if (!inCluster) prestartDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-  const { createGateway, createLogger } = await import('../gateway.ts');
+  const [{ createGateway }, { createLogger }] = await Promise.all([import('../gateway.ts'), import('./log-destination.ts')]);
   const logger = createLogger(config);
   const shared = inCluster ? await clusterOverrides(config) : undefined;
   const gateway = await createGateway(config, { logger, collectDefaultMetrics: true, ...shared?.overrides }).catch((error: unknown) => {
