@@ -60,10 +60,17 @@ export interface RequestRecord {
   /** a translated stream's finish reason by choice index, as its chunks pass */
   finishByChoice: Map<number, string> | undefined;
   /**
+   * the request asked for more than one choice (`n` > 1): a relayed stream's choices may finish far apart, so its
+   * bytes are kept (by reference) for their finish reasons even when its body is not logged
+   */
+  manyChoices: boolean;
+  /**
    * text kept by reference for what the row reads after the answer has gone (answerFacts): a relayed stream's last
    * bytes (its finish reasons and model) or a cached answer's JSON (its finish reasons)
    */
   laterFacts: { kind: 'stream-tail'; text: string; previous: Buffer | undefined; last: Buffer } | { kind: 'cached'; text: string } | undefined;
+  /** a relayed stream's bytes kept for its finish reasons alone (manyChoices, no body logged): the first STREAM_KEEP_BYTES */
+  streamBytes: { buffers: Buffer[]; size: number } | undefined;
   /** every upstream try (fallbacks and retries), in order; undefined until the first one */
   attempts: AttemptLog[] | undefined;
   /** ms since the epoch: the first try was sent (the end of queueing and the gateway's own work) */
@@ -134,7 +141,9 @@ export function newRequestRecord(startedAt: number, route: string | undefined): 
     error: undefined,
     finishReasons: undefined,
     finishByChoice: undefined,
+    manyChoices: false,
     laterFacts: undefined,
+    streamBytes: undefined,
     attempts: undefined,
     firstSendAt: undefined,
     upstreamEndAt: undefined,
@@ -179,11 +188,21 @@ function noteFinish(record: RequestRecord, choices: readonly unknown[]): void {
   }
 }
 
-/** A relayed stream's bytes as they pass (references; the first STREAM_KEEP_BYTES of them). */
+/**
+ * A relayed stream's bytes as they pass (references; the first STREAM_KEEP_BYTES of them): for its logged body, or
+ * when the request asked for many choices, for their finish reasons alone.
+ */
 export function noteStreamBytes(record: RequestRecord | undefined, buffer: Buffer): void {
   if (!record) return;
   if (record.firstByteAt === undefined) record.firstByteAt = Date.now();
-  if (!record.logBodies) return;
+  if (!record.logBodies) {
+    if (!record.manyChoices) return;
+    const kept = (record.streamBytes ??= { buffers: [], size: 0 });
+    if (kept.size >= STREAM_KEEP_BYTES) return;
+    kept.buffers.push(buffer);
+    kept.size += buffer.length;
+    return;
+  }
   const kept = record.response;
   if (kept === undefined) record.response = { kind: 'bytes', buffers: [buffer], size: buffer.length };
   else if (kept.kind === 'bytes' && kept.size < STREAM_KEEP_BYTES) {
@@ -242,7 +261,10 @@ export function answerFacts(record: RequestRecord): void {
     record.finishReasons ??= finishReasonsInJson(later.text);
     return;
   }
-  const finished = finishedEvents(later.text);
+  // many choices: each finished where it did, not all in the tail; the stream's bytes were kept for them (for the
+  // finish reasons alone, or for a body that `x-gateway-debug: false` then kept out of the row)
+  const kept = record.manyChoices ? (record.streamBytes ?? (record.response?.kind === 'bytes' ? record.response : undefined)) : undefined;
+  const finished = finishedEvents(kept ? Buffer.concat(kept.buffers, kept.size).toString('utf8') + '\n' + later.text : later.text);
   record.finishReasons ??= finishReasonsOfChunks(finished);
   for (const event of finished) record.answerModel ??= stringField(event, 'model');
   if (record.finishReasons !== undefined) return;

@@ -12,6 +12,8 @@
  *   long-<n>       (responses) <n> characters of output text
  *   words-<n>      (embeddings) a bag of the input's lower-cased words hashed into <n> dimensions: texts that share
  *                  most of their words are close, so a paraphrase scores high and another question low
+ * A chat stream with `n` > 1: choice 0 says "Hello world" and stops; each further choice then streams ~8 KB and
+ * stops at its length.
  * Unknown paths echo the request back as JSON. A request whose connection closes before its answer is complete
  * (the gateway timed out or its client went away) is counted in `aborted`, and its pending delay ends at once.
  */
@@ -51,13 +53,13 @@ function send(res: http.ServerResponse, status: number, body: unknown, headers: 
   res.end(text);
 }
 
-function chunk(model: string, delta: Record<string, unknown>, finish: string | null = null): string {
+function chunk(model: string, delta: Record<string, unknown>, finish: string | null = null, index = 0): string {
   return `data: ${JSON.stringify({
     id: 'chatcmpl-fake',
     object: 'chat.completion.chunk',
     created: CREATED,
     model,
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    choices: [{ index, delta, logprobs: null, finish_reason: finish }],
   })}\n\n`;
 }
 
@@ -104,6 +106,12 @@ async function streamChat(res: http.ServerResponse, body: Record<string, unknown
   res.write(chunk(model, { content: 'Hello' }));
   res.write(chunk(model, { content: ' world' }));
   res.write(chunk(model, {}, 'stop'));
+  // n > 1: each further choice runs on for ~8 KB after the first finished, then stops at its length
+  const choices = typeof body.n === 'number' ? body.n : 1;
+  for (let index = 1; index < choices; index += 1) {
+    for (let piece = 0; piece < 40; piece += 1) res.write(chunk(model, { content: `${'more '.repeat(20)}` }, null, index));
+    res.write(chunk(model, {}, 'length', index));
+  }
   const options = body.stream_options as { include_usage?: boolean } | undefined;
   if (options?.include_usage) {
     res.write(

@@ -6,7 +6,7 @@ import { capText, responseBodyText } from '../../src/logging/log-bodies.ts';
 import { hashedValue, requestHeadersForLog, sensitiveNames } from '../../src/logging/log-headers.ts';
 import { finishReasonsInJson, finishReasonsInSse, finishReasonsOf, finishReasonsOfChunks, responseAtStreamEnd } from '../../src/logging/finish-reasons.ts';
 import { reassembleChunks, sseObjects } from '../../src/logging/reassemble-stream.ts';
-import { answerFacts, newRequestRecord, noteCachedAnswer, noteChunk, noteStreamTail } from '../../src/logging/request-record.ts';
+import { answerFacts, newRequestRecord, noteCachedAnswer, noteChunk, noteStreamBytes, noteStreamTail, type RequestRecord } from '../../src/logging/request-record.ts';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8')) as { chunks: unknown[]; answer: unknown };
 
@@ -53,6 +53,30 @@ for (const name of ['stream-tool-calls', 'stream-two-choices-text']) {
     assert.equal(record.answerModel, (chunks[0] as { model: string }).model);
   });
 }
+
+test('a relayed stream of many choices: the finish reasons of choices that ended before its tail, bodies kept or not', () => {
+  const event = (index: number, delta: object, finish: string | null) =>
+    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', model: 'm', choices: [{ index, delta, finish_reason: finish }] })}\n\n`;
+  const parts = [event(0, { content: 'Hi' }, null), event(0, {}, 'stop'), ...Array.from({ length: 60 }, () => event(1, { content: 'more '.repeat(20) }, null)), event(1, {}, 'length'), 'data: [DONE]\n\n'];
+  const buffers = parts.map((part) => Buffer.from(part));
+  const relay = (record: RequestRecord) => {
+    for (const buffer of buffers) noteStreamBytes(record, buffer);
+    noteStreamTail(record, buffers.at(-2), buffers.at(-1));
+    answerFacts(record);
+    return record.finishReasons;
+  };
+  for (const logBodies of [false, true]) {
+    const record = newRequestRecord(0, 'chat');
+    record.logBodies = logBodies; // true: the bytes are kept for the body, which `x-gateway-debug: false` then leaves out
+    record.manyChoices = true;
+    assert.deepEqual(relay(record), ['stop', 'length'], `logBodies ${logBodies}`);
+  }
+  // one choice asked for: nothing kept without a body, only the tail read (choice 0 finished ~8 KB before it)
+  const single = newRequestRecord(0, 'chat');
+  single.logBodies = false;
+  assert.deepEqual(relay(single), ['length']);
+  assert.equal(single.streamBytes, undefined);
+});
 
 test('finish reasons: none while every chunk says null; a chunk cut at the tail\'s start is skipped', () => {
   assert.equal(finishReasonsInSse('data: {"choices":[{"index":0,"delta":{},"finish_reason":null}]}\n\ndata: [DONE]\n\n'), undefined);

@@ -133,6 +133,13 @@ test('each request is a SERVER span under the caller\'s traceparent, each upstre
   const stream = await client({ 'x-gateway-provider': 'openai', 'x-gateway-custom-host': upstream.baseUrl, traceparent: quietStream.header, 'x-gateway-debug': 'false' })
     .chat.completions.create({ model: 'gpt-4o', messages, stream: true });
   for await (const chunk of stream) void chunk;
+  // two choices relayed, bodies not logged: the first finished ~8 KB before the stream's end, past its tail
+  const twoChoices = newTraceparent();
+  const twoStream = await client({ 'x-gateway-provider': 'openai', 'x-gateway-custom-host': upstream.baseUrl, traceparent: twoChoices.header, 'x-gateway-debug': 'false' })
+    .chat.completions.create({ model: 'gpt-4o', messages, stream: true, n: 2 });
+  const choiceEnds: Array<string | null> = [];
+  for await (const chunk of twoStream) for (const choice of chunk.choices) if (choice.finish_reason) choiceEnds[choice.index] = choice.finish_reason;
+  assert.deepEqual(choiceEnds, ['stop', 'length'], 'the fake upstream streamed two choices');
 
   // a cache hit, bodies not logged: the stored answer's finish reasons
   const cacheConfig = JSON.stringify({ provider: 'openai', custom_host: upstream.baseUrl, cache: { mode: 'simple', max_age: 600 } });
@@ -248,6 +255,9 @@ test('each request is a SERVER span under the caller\'s traceparent, each upstre
     assert.deepEqual(attributesOf(quietServer.attributes)['gen_ai.response.finish_reasons'], ['stop'], quietServer.name);
     assert.equal(attributesOf(quietServer.attributes)['gen_ai.response.model'], 'gpt-4o', quietServer.name);
   }
+  const twoServer = inTrace(twoChoices.traceId).find((span) => span.kind === SPAN_KIND_SERVER);
+  assert.ok(twoServer);
+  assert.deepEqual(attributesOf(twoServer.attributes)['gen_ai.response.finish_reasons'], ['stop', 'length'], 'each choice\'s, the first one\'s from before the tail');
 
   for (const trace of [message, messageStream]) {
     const messageServer = inTrace(trace.traceId).find((span) => span.kind === SPAN_KIND_SERVER);
@@ -276,6 +286,6 @@ test('each request is a SERVER span under the caller\'s traceparent, each upstre
     assert.equal(attributesOf(responseServer.attributes)['gen_ai.response.model'], model, model);
   }
 
-  const quietSpans = [quiet, quietStream, message, messageStream, cacheMiss, cacheHit, ...responsesCases.map(([trace]) => trace)].reduce((sum, trace) => sum + inTrace(trace.traceId).length, 0);
+  const quietSpans = [quiet, quietStream, twoChoices, message, messageStream, cacheMiss, cacheHit, ...responsesCases.map(([trace]) => trace)].reduce((sum, trace) => sum + inTrace(trace.traceId).length, 0);
   assert.equal(spans.length, directSpans.length + fallbackSpans.length + embeddingSpans.length + quietSpans, 'no other span was exported');
 });

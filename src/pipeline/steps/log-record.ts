@@ -19,6 +19,8 @@ export function noteAttempt(record: RequestRecord | undefined, provider: string,
   if (!record) return;
   record.provider = provider;
   record.model = stringField(body, 'model') ?? record.model;
+  const choices = typeof body === 'object' && body !== null ? (body as { n?: unknown }).n : undefined;
+  record.manyChoices = typeof choices === 'number' && choices > 1;
 }
 
 export function noteOutcome(record: RequestRecord | undefined, outcome: Outcome): void {
