@@ -23,9 +23,13 @@ export function capText(text: string, cap: number): CappedText {
   return { text: bytes.toString('utf8').replace(/\uFFFD$/, ''), truncated: true };
 }
 
-/** A capped text with its finish reasons (fields written out: a spread of `capped` showed in CPU profiles). */
-function withReasons(capped: CappedText, finishReasons: string[] | undefined): ResponseText {
-  return { text: capped.text, truncated: capped.truncated, finishReasons };
+/**
+ * A capped text with its finish reasons and, for a reassembled stream, its model (fields written out: a spread of
+ * `capped` showed in CPU profiles).
+ */
+function withReasons(capped: CappedText, finishReasons: string[] | undefined, answer?: unknown): ResponseText {
+  const model = typeof answer === 'object' && answer !== null ? (answer as { model?: unknown }).model : undefined;
+  return { text: capped.text, truncated: capped.truncated, finishReasons, model: typeof model === 'string' ? model : undefined };
 }
 
 function capBuffer(buffer: Buffer, cap: number): CappedText {
@@ -42,6 +46,8 @@ export function requestBodyText(rawBody: Buffer | undefined, body: unknown, cap:
 
 export interface ResponseText extends CappedText {
   finishReasons: string[] | undefined;
+  /** a reassembled stream's model (read once here, so the row need not read the stream's tail again for it) */
+  model: string | undefined;
 }
 
 function isEventStreamText(text: string): boolean {
@@ -71,13 +77,13 @@ export function responseBodyText(response: LoggedResponse | undefined, cap: numb
       return withReasons(capText(JSON.stringify(response.value), cap), finishReasonsOf(response.value));
     case 'chunks': {
       const answer = reassembleChunks(response.chunks);
-      return withReasons(capText(JSON.stringify(answer ?? response.chunks), cap), finishReasonsOf(answer));
+      return withReasons(capText(JSON.stringify(answer ?? response.chunks), cap), finishReasonsOf(answer), answer);
     }
     case 'bytes': {
       const text = Buffer.concat(response.buffers, response.size).toString('utf8');
       if (isEventStreamText(text)) {
         const answer = reassembleChunks(sseObjects(text));
-        if (answer) return withReasons(capText(JSON.stringify(answer), cap), finishReasonsOf(answer));
+        if (answer) return withReasons(capText(JSON.stringify(answer), cap), finishReasonsOf(answer), answer);
       }
       const capped = capText(text, cap);
       return withReasons(capped, capped.truncated || reasonsKnown ? undefined : finishReasonsOf(parsed(text)));

@@ -80,6 +80,7 @@ export function logRow(input: RowInputs): NewRequestLogRow {
   // noted as the answer passed (request-record.ts, steps/log-record.ts); else from the logged body, if it has them;
   // else read now from what the record kept (a relayed stream's tail, a cached answer)
   record.finishReasons ??= responseText?.finishReasons;
+  record.answerModel ??= responseText?.model;
   answerFacts(record);
   const responseTimeMs = Math.max(0, Math.round(input.endedAt - record.startedAt));
   const sent = record.firstSendAt;

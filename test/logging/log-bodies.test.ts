@@ -20,6 +20,9 @@ for (const name of ['stream-tool-calls', 'stream-two-choices-text']) {
     const bytes = Buffer.from(sse);
     const logged = responseBodyText({ kind: 'bytes', buffers: [bytes.subarray(0, 50), bytes.subarray(50)], size: bytes.length }, 1 << 20);
     assert.deepEqual(JSON.parse(logged!.text), answer);
+    // read with the answer, so the row need not read the stream's tail again for it
+    assert.equal(logged!.model, (answer as { model: string }).model);
+    assert.ok(logged!.model);
   });
 }
 

@@ -68,6 +68,11 @@ export function encodeLogRow(row: NewRequestLogRow): EncodedLogRow {
   return arrayElementRecord(writer, FIELDS, values) as EncodedLogRow;
 }
 
+/** Encoded rows that will not be read again: their slab space is reused (record-slabs.ts). */
+export function releaseEncodedLogRows(rows: readonly EncodedLogRow[]): void {
+  writer.slabs.release(rows);
+}
+
 /** Makes the row type if needed and reads its OIDs: once, when the node starts (after the migrations). */
 export async function openBinaryLogInsert(database: Pick<Database, 'db' | 'execPrepared'>): Promise<BinaryLogInsert> {
   await database.db.execute(CREATE_TYPE);
@@ -78,7 +83,7 @@ export async function openBinaryLogInsert(database: Pick<Database, 'db' | 'execP
   const statement = { ...STATEMENT, parameterTypes: [oids.array] };
   return {
     encode: encodeLogRow,
-    release: (rows) => writer.slabs.release(rows),
+    release: releaseEncodedLogRows,
     async insert(rows) {
       if (rows.length === 0) return;
       await database.execPrepared(statement, [recordArray(oids.element, rows)]);

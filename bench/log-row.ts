@@ -1,0 +1,124 @@
+/**
+ * What building and encoding one request-log row costs the main thread, measured without a server, a socket or a
+ * database: the bench's chat request (its headers, its 4.2 KB body) with the mock's JSON answer or its relayed stream,
+ * put through `logRow` (src/logging/log-row.ts) and the PostgreSQL store's encoder (`encodeLogRow`), ROWS times after a
+ * warm-up. Deterministic where the load benchmarks are noisy: for A/B runs of a change to the row's path, and for
+ * `node --cpu-prof --import tsx bench/log-row.ts` to see where a row's time goes.
+ *
+ * Run: node --import tsx bench/log-row.ts   (LOG_ROW_ROWS, default 200000; LOG_ROW_ROUNDS, default 3)
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Principal } from '../src/core/context.ts';
+import { logRow, type RowInputs } from '../src/logging/log-row.ts';
+import { newRequestRecord, noteStreamBytes, noteStreamTail, noteTry, type RequestRecord } from '../src/logging/request-record.ts';
+import { encodeLogRow, releaseEncodedLogRows, type EncodedLogRow } from '../src/storage/repositories/request-logs-binary.ts';
+import { MOCK_COMPLETION_ID, MOCK_MODEL, MOCK_REPLY, makeChatRequest } from './shared.ts';
+import { benchHeaders } from './startup.ts';
+
+const ROWS = Number(process.env.LOG_ROW_ROWS ?? 200_000);
+const ROUNDS = Number(process.env.LOG_ROW_ROUNDS ?? 3);
+
+const principal = {
+  kind: 'api_key',
+  organisationId: randomUUID(),
+  workspaceId: randomUUID(),
+  keyId: randomUUID(),
+  userId: randomUUID(),
+} as unknown as Principal;
+
+const USAGE = { prompt_tokens: 1040, completion_tokens: 14, total_tokens: 1054 };
+const answer = JSON.stringify({
+  id: MOCK_COMPLETION_ID,
+  object: 'chat.completion',
+  created: 1_700_000_000,
+  model: MOCK_MODEL,
+  choices: [{ index: 0, message: { role: 'assistant', content: MOCK_REPLY, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+  usage: USAGE,
+});
+const event = (delta: object, finish: string | null) =>
+  `data: ${JSON.stringify({ id: MOCK_COMPLETION_ID, object: 'chat.completion.chunk', created: 1_700_000_000, model: MOCK_MODEL, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+const streamed = [
+  Buffer.from(event({ role: 'assistant', content: '' }, null)),
+  Buffer.from(MOCK_REPLY.split(/(?<= )/).map((word) => event({ content: word }, null)).join('') + event({}, 'stop') + 'data: [DONE]\n\n'),
+];
+
+function inputs(stream: boolean, bodies: boolean): () => RowInputs {
+  const requestBody = makeChatRequest(stream);
+  const rawBody = Buffer.from(JSON.stringify(requestBody));
+  const requestHeaders: IncomingHttpHeaders = {
+    host: '127.0.0.1:8787',
+    connection: 'keep-alive',
+    'content-length': String(rawBody.length),
+    ...benchHeaders('bench-admin-key-0123456789', 40_000),
+    ...(bodies ? {} : { 'x-gateway-debug': 'false' }),
+  };
+  const responseHeaders = { 'content-type': stream ? 'text/event-stream' : 'application/json', 'x-gateway-trace-id': randomUUID(), 'x-gateway-provider': 'openai', 'x-gateway-retry-attempt-count': '0' };
+  return () => {
+    const now = Date.now();
+    const record: RequestRecord = newRequestRecord(now - 3, 'chat');
+    record.provider = 'openai';
+    record.model = MOCK_MODEL;
+    noteTry(record, { path: null, provider: 'openai', model: MOCK_MODEL, status: 200, error: null, retry: 0 }, now - 2, now - 1);
+    if (stream) {
+      record.streamed = true;
+      for (const buffer of streamed) noteStreamBytes(record, buffer);
+      noteStreamTail(record, streamed[0], streamed[1]);
+    } else {
+      record.usage = { prompt: USAGE.prompt_tokens, completion: USAGE.completion_tokens, total: USAGE.total_tokens, cached: undefined, cacheWrite: undefined, reasoning: undefined } as RequestRecord['usage'];
+      record.finishReasons = ['stop'];
+      record.response = { kind: 'text', text: answer };
+    }
+    return {
+      id: randomUUID(),
+      record,
+      principal,
+      gateway: undefined,
+      fallbackTraceId: randomUUID(),
+      method: 'POST',
+      url: '/v1/chat/completions',
+      requestBody,
+      rawBody,
+      requestHeaders,
+      responseHeaders,
+      headersToMask: [],
+      bodyCap: 64 * 1024,
+      status: 200,
+      completed: true,
+      headersSent: true,
+      endedAt: now,
+    };
+  };
+}
+
+function measure(name: string, make: () => RowInputs): void {
+  const figures: string[] = [];
+  for (let round = 0; round < ROUNDS + 1; round += 1) {
+    let build = 0n;
+    let encode = 0n;
+    let batch: EncodedLogRow[] = [];
+    for (let index = 0; index < ROWS; index += 1) {
+      const input = make();
+      const started = process.hrtime.bigint();
+      const row = logRow(input);
+      const built = process.hrtime.bigint();
+      batch.push(encodeLogRow(row));
+      encode += process.hrtime.bigint() - built;
+      build += built - started;
+      // batches written and released as the writer does, so the slabs are reused (new memory would fault its pages in)
+      if (batch.length === 200) {
+        releaseEncodedLogRows(batch);
+        batch = [];
+      }
+    }
+    // round 0 warms up (the compiler, the slabs)
+    if (round > 0) figures.push(`${(Number(build) / ROWS / 1000).toFixed(2)} + ${(Number(encode) / ROWS / 1000).toFixed(2)}`);
+  }
+  console.log(`${name.padEnd(28)} µs a row, built + encoded: ${figures.join(', ')}`);
+}
+
+console.log(`${ROWS} rows a round, ${ROUNDS} rounds after a warm-up (the bench's chat request, ${Buffer.byteLength(JSON.stringify(makeChatRequest(false)))} bytes)`);
+measure('JSON answer, bodies', inputs(false, true));
+measure('JSON answer, no bodies', inputs(false, false));
+measure('relayed stream, bodies', inputs(true, true));
+measure('relayed stream, no bodies', inputs(true, false));
