@@ -113,6 +113,28 @@ export class BinaryWriter {
     return true;
   }
 
+  /**
+   * a uuid's canonical text (8-4-4-4-12 hex digits) as its field: length 16, then its bytes, decoded straight into
+   * the buffer (no array of its own); false, with nothing written, when the text is not one
+   */
+  uuid(text: string): boolean {
+    if (text.length !== 36) return false;
+    for (const dash of UUID_DASHES) if (text.charCodeAt(dash) !== 45) return false;
+    this.ensure(20);
+    const buffer = this.buffer;
+    const at = this.at + 4;
+    for (let byte = 0; byte < 16; byte += 1) {
+      const from = UUID_HEX_AT[byte]!;
+      const high = hexValue(text.charCodeAt(from));
+      const low = hexValue(text.charCodeAt(from + 1));
+      if (high < 0 || low < 0) return false;
+      buffer[at + byte] = (high << 4) | low;
+    }
+    this.put32(this.at, 16);
+    this.at += 20;
+    return true;
+  }
+
   bytes(bytes: Uint8Array): void {
     this.ensure(bytes.length);
     this.buffer.set(bytes, this.at);
@@ -204,12 +226,9 @@ export function writeField(writer: BinaryWriter, type: BinaryType, value: unknow
       writer.utf8(withoutNul(typeof value === 'string' ? value : String(value)));
       return writer.endLength(start);
     }
-    case 'uuid': {
-      const bytes = typeof value === 'string' ? uuidBytes(value) : null;
-      if (!bytes) return writer.int32(-1);
-      writer.int32(16);
-      return writer.bytes(bytes);
-    }
+    case 'uuid':
+      if (typeof value !== 'string' || !writer.uuid(value)) writer.int32(-1);
+      return;
     case 'timestamptz': {
       const ms = value instanceof Date ? value.getTime() : typeof value === 'string' || typeof value === 'number' ? new Date(value).getTime() : Number.NaN;
       if (!Number.isFinite(ms)) return writer.int32(-1);
@@ -255,16 +274,17 @@ export interface RecordField {
 
 /**
  * A record of `fields` as an element of an array: its length, then the record (its field count, then each field's
- * type OID, length and bytes). Copied out of `writer`, which is reset first.
+ * type OID, length and bytes), each field's value read from `source` by its key (no array of values in between).
+ * Copied out of `writer`, which is reset first.
  */
-export function arrayElementRecord(writer: BinaryWriter, fields: readonly RecordField[], values: readonly unknown[]): Buffer {
+export function arrayElementRecord<Key extends string>(writer: BinaryWriter, fields: readonly (RecordField & { key: Key; fallback?: unknown })[], source: Readonly<Partial<Record<Key, unknown>>>): Buffer {
   writer.reset();
   const start = writer.startLength();
   writer.int32(fields.length);
   for (let index = 0; index < fields.length; index += 1) {
-    const type = fields[index]!.type;
-    writer.int32(TYPE_OIDS[type]);
-    writeField(writer, type, values[index]);
+    const field = fields[index]!;
+    writer.int32(TYPE_OIDS[field.type]);
+    writeField(writer, field.type, source[field.key] ?? field.fallback);
   }
   writer.endLength(start);
   return writer.copy();

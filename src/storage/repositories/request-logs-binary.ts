@@ -60,12 +60,7 @@ const STATEMENT = (() => {
 const writer = new BinaryWriter();
 
 export function encodeLogRow(row: NewRequestLogRow): EncodedLogRow {
-  const values = new Array<unknown>(FIELDS.length);
-  for (let index = 0; index < FIELDS.length; index += 1) {
-    const field = FIELDS[index]!;
-    values[index] = row[field.key] ?? field.fallback;
-  }
-  return arrayElementRecord(writer, FIELDS, values) as EncodedLogRow;
+  return arrayElementRecord(writer, FIELDS, row) as EncodedLogRow;
 }
 
 /** Encoded rows that will not be read again: their slab space is reused (record-slabs.ts). */
