@@ -38,12 +38,17 @@ const answer = JSON.stringify({
 });
 const event = (delta: object, finish: string | null) =>
   `data: ${JSON.stringify({ id: MOCK_COMPLETION_ID, object: 'chat.completion.chunk', created: 1_700_000_000, model: MOCK_MODEL, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
-const streamed = [
-  Buffer.from(event({ role: 'assistant', content: '' }, null)),
-  Buffer.from(MOCK_REPLY.split(/(?<= )/).map((word) => event({ content: word }, null)).join('') + event({}, 'stop') + 'data: [DONE]\n\n'),
-];
+/** a relayed stream of the mock's reply, a word an event, `repeat` times over (in two reads, as the mock writes it) */
+function streamOf(repeat: number): Buffer[] {
+  const words = Array.from({ length: repeat }, () => MOCK_REPLY.split(/(?<= )/)).flat();
+  return [
+    Buffer.from(event({ role: 'assistant', content: '' }, null)),
+    Buffer.from(words.map((word) => event({ content: word }, null)).join('') + event({}, 'stop') + 'data: [DONE]\n\n'),
+  ];
+}
 
-function inputs(stream: boolean, bodies: boolean): () => RowInputs {
+function inputs(stream: boolean, bodies: boolean, repeat = 1): () => RowInputs {
+  const streamed = streamOf(repeat);
   const requestBody = makeChatRequest(stream);
   const rawBody = Buffer.from(JSON.stringify(requestBody));
   const requestHeaders: IncomingHttpHeaders = {
@@ -122,3 +127,5 @@ measure('JSON answer, bodies', inputs(false, true));
 measure('JSON answer, no bodies', inputs(false, false));
 measure('relayed stream, bodies', inputs(true, true));
 measure('relayed stream, no bodies', inputs(true, false));
+// a longer answer (~1,000 events, ~250 KB of events): what reassembling a stream costs an event
+measure('relayed stream x80, bodies', inputs(true, true, 80));

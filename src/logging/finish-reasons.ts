@@ -4,7 +4,8 @@
  * whatever form the answer passed in: the parsed answer, a stream's chunks, a relayed stream's last bytes, a cached
  * answer's JSON text; text is parsed only where it carries one.
  */
-import { isObject, sseObjects } from './reassemble-stream.ts';
+import { isObject } from './reassemble-stream.ts';
+import { sseObjects } from './sse-events.ts';
 
 /**
  * The finish reasons a stream's chunks carried, in choice order (a choice's last one); undefined when none did.

@@ -5,7 +5,8 @@
  */
 import type { LoggedResponse, RequestRecord } from './request-record.ts';
 import { finishReasonsOf } from './finish-reasons.ts';
-import { reassembleChunks, sseObjects } from './reassemble-stream.ts';
+import { reassembleChunks } from './reassemble-stream.ts';
+import { sseObjects } from './sse-events.ts';
 
 /** Each body is cut at this many bytes by default (GATEWAY_LOG_BODY_MAX_BYTES). */
 export const DEFAULT_BODY_CAP = 64 * 1024;

@@ -21,22 +21,6 @@ export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The `data:` payloads of an SSE text that are JSON objects (`[DONE]` and comments skipped). */
-export function sseObjects(text: string): unknown[] {
-  const out: unknown[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('data:')) continue;
-    const data = line.slice(5).trim();
-    if (data === '' || data === '[DONE]') continue;
-    try {
-      out.push(JSON.parse(data));
-    } catch {
-      // a line cut by the body cap, or not JSON: skipped
-    }
-  }
-  return out;
-}
-
 function choiceOf(choices: Map<number, ChoiceState>, index: number): ChoiceState {
   let state = choices.get(index);
   if (!state) {

@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import { capText, responseBodyText } from '../../src/logging/log-bodies.ts';
 import { hashedValue, requestHeadersForLog, sensitiveNames } from '../../src/logging/log-headers.ts';
 import { finishReasonsInJson, finishReasonsInSse, finishReasonsOf, finishReasonsOfChunks, responseAtStreamEnd } from '../../src/logging/finish-reasons.ts';
-import { reassembleChunks, sseObjects } from '../../src/logging/reassemble-stream.ts';
+import { reassembleChunks } from '../../src/logging/reassemble-stream.ts';
+import { sseObjects } from '../../src/logging/sse-events.ts';
 import { answerFacts, newRequestRecord, noteCachedAnswer, noteChunk, noteStreamBytes, noteStreamTail, type RequestRecord } from '../../src/logging/request-record.ts';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8')) as { chunks: unknown[]; answer: unknown };

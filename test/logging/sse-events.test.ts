@@ -1,0 +1,91 @@
+/**
+ * A relayed stream's events as objects (src/logging/sse-events.ts): whatever the events hold, the result is what
+ * parsing every `data:` line gives; and a stream of plain content deltas is not parsed event by event.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sseObjects } from '../../src/logging/sse-events.ts';
+
+/** what the events are: every data line parsed whole */
+function parsedWhole(text: string): unknown[] {
+  const out: unknown[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('data:')) continue;
+    const data = line.slice(5).trim();
+    if (data === '' || data === '[DONE]') continue;
+    try {
+      out.push(JSON.parse(data));
+    } catch {
+      // skipped by both
+    }
+  }
+  return out;
+}
+
+const TRICKY = ['', 'plain ', 'a "quoted" word', 'back\\slash', 'new\nline', 'tab\t', 'é 日本 🎉', '"content":"x"', 'nul \u0000', 'sep \u2028', '</script>', '\\', '"', 'x'.repeat(5000)];
+
+const chunk = (delta: object, extra: object = {}, finish: string | null = null) =>
+  JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra });
+
+function stream(events: readonly string[], separator = '\n\n', prefix = 'data: '): string {
+  return `${events.map((event) => `${prefix}${event}${separator}`).join('')}${prefix}[DONE]${separator}`;
+}
+
+test('plain content deltas, every kind of content: the same objects as parsing each event', () => {
+  const events = [chunk({ role: 'assistant', content: '' }), ...TRICKY.map((content) => chunk({ content })), ...[...TRICKY].reverse().map((content) => chunk({ content })), chunk({}, {}, 'stop')];
+  for (const [separator, prefix] of [['\n\n', 'data: '], ['\r\n\r\n', 'data:'], ['\n\n', 'data:   ']] as const) {
+    const text = stream(events, separator, prefix);
+    assert.deepEqual(sseObjects(text), parsedWhole(text), JSON.stringify({ separator, prefix }));
+  }
+});
+
+test('events the template does not fit are parsed whole: other fields, tool calls, usage, choices, encodings, broken lines', () => {
+  const events = [
+    chunk({ content: 'first' }),
+    chunk({ content: 'then' }, { obfuscation: 'a1' }), // a field that changes from event to event
+    chunk({ content: 'more' }, { obfuscation: 'b22' }),
+    chunk({ content: 'x', refusal: null }),
+    chunk({ tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: '{"content":"no"}' } }] }),
+    JSON.stringify({ id: 'chatcmpl-2', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'other id' }, logprobs: null, finish_reason: null }] }),
+    JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 1, delta: { content: 'second choice' }, logprobs: null, finish_reason: null }] }),
+    '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"caf\\u00e9"},"logprobs":null,"finish_reason":null}]}',
+    '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content" : "spaced"},"logprobs":null,"finish_reason":null}]}',
+    // an unescaped quote where the content goes: not one string, not even JSON
+    '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"a"b"},"logprobs":null,"finish_reason":null}]}',
+    // a content that ends in a backslash escapes the closing quote: not the template's shape
+    '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"a\\"},"logprobs":null,"finish_reason":null}]}',
+    chunk({ content: 'back to plain' }),
+    chunk({}, { usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } }, 'stop'),
+    '{"truncated": "by the cap',
+  ];
+  const text = stream(events);
+  assert.deepEqual(sseObjects(text), parsedWhole(text));
+});
+
+test('a key that holds the text "content" is never taken for the delta\'s content', () => {
+  // the key a"content (its quote escaped) followed by the same value as the delta's: two places, no template
+  const twice = '{"a\\"content":"x","choices":[{"index":0,"delta":{"content":"x"}}]}';
+  // the same key with the delta's content encoded otherwise (\u00e9): the one place found is the key's, which the
+  // probe (another text put there is not read back as the delta's content) refuses
+  const elsewhere = '{"a\\"content":"é","choices":[{"index":0,"delta":{"content":"\\u00e9"}}]}';
+  // the events after them change what stands in the place found (the key's value): wrongly taken for the delta's
+  // content, they would read as content deltas of "y" and "q"
+  for (const [first, next] of [[twice, twice.replace('"x","choices"', '"y","choices"')], [elsewhere, elsewhere.replace('"é","choices"', '"q","choices"')]] as const) {
+    assert.notEqual(first, next);
+    const text = stream([first, next, next]);
+    assert.deepEqual(sseObjects(text), parsedWhole(text));
+  }
+});
+
+test('a stream of plain content deltas is parsed once for its template, not event by event', (t) => {
+  const events = [chunk({ role: 'assistant', content: '' }), ...Array.from({ length: 100 }, (_, index) => chunk({ content: `word ${index} ` })), chunk({}, {}, 'stop')];
+  const text = stream(events);
+  const expected = parsedWhole(text);
+  const parse = t.mock.method(JSON, 'parse');
+  const objects = sseObjects(text);
+  const calls = parse.mock.callCount();
+  parse.mock.restore();
+  assert.deepEqual(objects, expected);
+  // the role event, the first content event, the probe of its template, the stop event
+  assert.equal(calls, 4);
+});
