@@ -38,13 +38,13 @@ const answer = JSON.stringify({
 });
 const event = (delta: object, finish: string | null) =>
   `data: ${JSON.stringify({ id: MOCK_COMPLETION_ID, object: 'chat.completion.chunk', created: 1_700_000_000, model: MOCK_MODEL, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
-/** a relayed stream of the mock's reply, a word an event, `repeat` times over (in two reads, as the mock writes it) */
+/** a relayed stream of the mock's reply, a word an event, `repeat` times over */
 function streamOf(repeat: number): Buffer[] {
   const words = Array.from({ length: repeat }, () => MOCK_REPLY.split(/(?<= )/)).flat();
-  return [
-    Buffer.from(event({ role: 'assistant', content: '' }, null)),
-    Buffer.from(words.map((word) => event({ content: word }, null)).join('') + event({}, 'stop') + 'data: [DONE]\n\n'),
-  ];
+  const rest = Buffer.from(words.map((word) => event({ content: word }, null)).join('') + event({}, 'stop') + 'data: [DONE]\n\n');
+  // read as a socket delivers it: chunks of at most 64 KB, cut anywhere
+  const reads = Array.from({ length: Math.ceil(rest.length / 65_536) }, (_, index) => rest.subarray(index * 65_536, (index + 1) * 65_536));
+  return [Buffer.from(event({ role: 'assistant', content: '' }, null)), ...reads];
 }
 
 function inputs(stream: boolean, bodies: boolean, repeat = 1): () => RowInputs {
@@ -68,7 +68,7 @@ function inputs(stream: boolean, bodies: boolean, repeat = 1): () => RowInputs {
     if (stream) {
       record.streamed = true;
       for (const buffer of streamed) noteStreamBytes(record, buffer);
-      noteStreamTail(record, streamed[0], streamed[1]);
+      noteStreamTail(record, streamed.at(-2), streamed.at(-1));
     } else {
       record.usage = { prompt: USAGE.prompt_tokens, completion: USAGE.completion_tokens, total: USAGE.total_tokens, cached: undefined, cacheWrite: undefined, reasoning: undefined } as RequestRecord['usage'];
       record.finishReasons = ['stop'];

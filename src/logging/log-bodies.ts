@@ -6,7 +6,7 @@
 import type { LoggedResponse, RequestRecord } from './request-record.ts';
 import { finishReasonsOf } from './finish-reasons.ts';
 import { reassembleChunks } from './reassemble-stream.ts';
-import { sseObjects } from './sse-events.ts';
+import { sseObjectsOfChunks } from './sse-events.ts';
 
 /** Each body is cut at this many bytes by default (GATEWAY_LOG_BODY_MAX_BYTES). */
 export const DEFAULT_BODY_CAP = 64 * 1024;
@@ -51,6 +51,13 @@ export interface ResponseText extends CappedText {
   model: string | undefined;
 }
 
+/** the first bytes of a body kept as chunks, enough to tell an event stream */
+function headText(buffers: readonly Buffer[]): string {
+  const first = buffers[0];
+  if (first === undefined) return '';
+  return (first.length >= 8 || buffers.length === 1 ? first : Buffer.concat(buffers.slice(0, 8))).toString('latin1', 0, 8);
+}
+
 function isEventStreamText(text: string): boolean {
   return text.startsWith('data:') || text.startsWith('event:') || text.startsWith(':');
 }
@@ -81,11 +88,12 @@ export function responseBodyText(response: LoggedResponse | undefined, cap: numb
       return withReasons(capText(JSON.stringify(answer ?? response.chunks), cap), finishReasonsOf(answer), answer);
     }
     case 'bytes': {
-      const text = Buffer.concat(response.buffers, response.size).toString('utf8');
-      if (isEventStreamText(text)) {
-        const answer = reassembleChunks(sseObjects(text));
+      // a stream's events read chunk by chunk (sse-events.ts), without first making one text of them all
+      if (isEventStreamText(headText(response.buffers))) {
+        const answer = reassembleChunks(sseObjectsOfChunks(response.buffers));
         if (answer) return withReasons(capText(JSON.stringify(answer), cap), finishReasonsOf(answer), answer);
       }
+      const text = Buffer.concat(response.buffers, response.size).toString('utf8');
       const capped = capText(text, cap);
       return withReasons(capped, capped.truncated || reasonsKnown ? undefined : finishReasonsOf(parsed(text)));
     }

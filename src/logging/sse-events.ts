@@ -13,6 +13,8 @@
  * event (a different id or field, a tool call, a field that changes from event to event) is parsed whole, as before.
  */
 
+import { StringDecoder } from 'node:string_decoder';
+
 type Json = Record<string, unknown>;
 
 interface ContentTemplate {
@@ -76,10 +78,14 @@ function withContent(template: ContentTemplate, content: string): Json {
   return { ...template.event, choices: [{ ...template.choice, delta: { content } }] };
 }
 
-/** The `data:` payloads of an SSE text that are JSON (`[DONE]`, comments and lines that are not JSON skipped). */
-export function sseObjects(text: string): unknown[] {
-  const out: unknown[] = [];
-  let template: ContentTemplate | undefined;
+/** The objects read so far and the template found, across the pieces of one stream. */
+interface Reading {
+  out: unknown[];
+  template: ContentTemplate | undefined;
+}
+
+/** The lines of `text` (whole lines only), their `data:` payloads read into `reading`. */
+function readLines(text: string, reading: Reading): void {
   // line by line without splitting the text into an array of them (a stream of a thousand events has two thousand)
   for (let start = 0; start < text.length; ) {
     let end = text.indexOf('\n', start);
@@ -90,18 +96,51 @@ export function sseObjects(text: string): unknown[] {
     if (!isData) continue;
     const data = line.trim();
     if (data === '' || data === '[DONE]') continue;
+    const template = reading.template;
     const content = template ? contentIn(template, data) : undefined;
     if (content !== undefined) {
-      out.push(withContent(template!, content));
+      reading.out.push(withContent(template!, content));
       continue;
     }
     try {
       const event: unknown = JSON.parse(data);
-      out.push(event);
-      template ??= templateOf(data, event);
+      reading.out.push(event);
+      reading.template ??= templateOf(data, event);
     } catch {
       // a line cut by the body cap, or not JSON: skipped
     }
   }
-  return out;
+}
+
+/** The `data:` payloads of an SSE text that are JSON (`[DONE]`, comments and lines that are not JSON skipped). */
+export function sseObjects(text: string): unknown[] {
+  const reading: Reading = { out: [], template: undefined };
+  readLines(text, reading);
+  return reading.out;
+}
+
+/**
+ * The same, from a stream's bytes as received, a chunk at a time: no copy of the whole stream, and no string of its
+ * whole length (one of a few hundred KB is a large object of V8's, its pages faulted in anew each time: the copy and
+ * the decoding of such a stream cost more than reading its events).
+ */
+export function sseObjectsOfChunks(chunks: readonly Buffer[]): unknown[] {
+  const reading: Reading = { out: [], template: undefined };
+  const decoder = new StringDecoder('utf8');
+  // the text since the last line end, in pieces joined once a line ends (a long line in many small chunks stays linear)
+  let pending: string[] = [];
+  for (const chunk of chunks) {
+    const text = decoder.write(chunk);
+    const end = text.lastIndexOf('\n');
+    if (end < 0) {
+      pending.push(text);
+      continue;
+    }
+    pending.push(text.slice(0, end));
+    readLines(pending.join(''), reading);
+    pending = [text.slice(end + 1)];
+  }
+  pending.push(decoder.end());
+  readLines(pending.join(''), reading);
+  return reading.out;
 }

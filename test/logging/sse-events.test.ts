@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sseObjects } from '../../src/logging/sse-events.ts';
+import { sseObjects, sseObjectsOfChunks } from '../../src/logging/sse-events.ts';
 
 /** what the events are: every data line parsed whole */
 function parsedWhole(text: string): unknown[] {
@@ -88,4 +88,20 @@ test('a stream of plain content deltas is parsed once for its template, not even
   assert.deepEqual(objects, expected);
   // the role event, the first content event, the probe of its template, the stop event
   assert.equal(calls, 4);
+});
+
+test('read from the bytes chunk by chunk, cut anywhere (inside a character, a line, a CRLF): the same objects', () => {
+  const events = [chunk({ role: 'assistant', content: '' }), ...TRICKY.map((content) => chunk({ content })), chunk({ content: 'last' }, { obfuscation: 'z' }), chunk({}, {}, 'stop')];
+  for (const separator of ['\n\n', '\r\n\r\n']) {
+    const text = stream(events, separator);
+    const bytes = Buffer.from(text);
+    const expected = parsedWhole(text);
+    for (const size of [1, 2, 3, 5, 7, 64, 1000, bytes.length]) {
+      const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, index) => bytes.subarray(index * size, (index + 1) * size));
+      assert.deepEqual(sseObjectsOfChunks(chunks), expected, `chunks of ${size} bytes`);
+    }
+  }
+  assert.deepEqual(sseObjectsOfChunks([]), []);
+  // no line end at all: the last line is read at the end
+  assert.deepEqual(sseObjectsOfChunks([Buffer.from('data: {"a":'), Buffer.from('1}')]), [{ a: 1 }]);
 });
