@@ -36,19 +36,21 @@ const answer = JSON.stringify({
   choices: [{ index: 0, message: { role: 'assistant', content: MOCK_REPLY, refusal: null }, logprobs: null, finish_reason: 'stop' }],
   usage: USAGE,
 });
-const event = (delta: object, finish: string | null) =>
-  `data: ${JSON.stringify({ id: MOCK_COMPLETION_ID, object: 'chat.completion.chunk', created: 1_700_000_000, model: MOCK_MODEL, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+/** an event of the stream; `padding`: OpenAI's `obfuscation` field, random characters that change from event to event */
+const event = (delta: object, finish: string | null, padding?: string) =>
+  `data: ${JSON.stringify({ id: MOCK_COMPLETION_ID, object: 'chat.completion.chunk', created: 1_700_000_000, model: MOCK_MODEL, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(padding === undefined ? {} : { obfuscation: padding }) })}\n\n`;
 /** a relayed stream of the mock's reply, a word an event, `repeat` times over */
-function streamOf(repeat: number): Buffer[] {
+function streamOf(repeat: number, obfuscated: boolean): Buffer[] {
   const words = Array.from({ length: repeat }, () => MOCK_REPLY.split(/(?<= )/)).flat();
-  const rest = Buffer.from(words.map((word) => event({ content: word }, null)).join('') + event({}, 'stop') + 'data: [DONE]\n\n');
+  const padding = (index: number) => (obfuscated ? 'abcdefghijkl'.slice(0, 2 + (index % 10)) : undefined);
+  const rest = Buffer.from(words.map((word, index) => event({ content: word }, null, padding(index))).join('') + event({}, 'stop') + 'data: [DONE]\n\n');
   // read as a socket delivers it: chunks of at most 64 KB, cut anywhere
   const reads = Array.from({ length: Math.ceil(rest.length / 65_536) }, (_, index) => rest.subarray(index * 65_536, (index + 1) * 65_536));
   return [Buffer.from(event({ role: 'assistant', content: '' }, null)), ...reads];
 }
 
-function inputs(stream: boolean, bodies: boolean, repeat = 1): () => RowInputs {
-  const streamed = streamOf(repeat);
+function inputs(stream: boolean, bodies: boolean, repeat = 1, obfuscated = false): () => RowInputs {
+  const streamed = streamOf(repeat, obfuscated);
   const requestBody = makeChatRequest(stream);
   const rawBody = Buffer.from(JSON.stringify(requestBody));
   const requestHeaders: IncomingHttpHeaders = {
@@ -129,3 +131,4 @@ measure('relayed stream, bodies', inputs(true, true));
 measure('relayed stream, no bodies', inputs(true, false));
 // a longer answer (~1,000 events, ~250 KB of events): what reassembling a stream costs an event
 measure('relayed stream x80, bodies', inputs(true, true, 80));
+measure('the same, obfuscation field', inputs(true, true, 80, true));

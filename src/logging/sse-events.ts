@@ -3,14 +3,14 @@
  *
  * Parsing every event is what reassembling a relayed stream costs: ~0.7 µs an event of ~220 bytes with JSON.parse,
  * ~1 ms of the main thread for an answer of a thousand events (bench/log-row.ts). Most of a stream's events are one
- * content delta each, identical from event to event but for that text. So the first event whose only choice's delta is
- * `{"content": "..."}` is parsed and kept as a template: the text before its content string and the text after it.
- * An event that is exactly that prefix, a JSON string body, and that suffix holds the same object with another
- * content, so it is not parsed: its content is the string between them (decoded by JSON.parse only when it has an
- * escape). The template is taken only when that key and value appear once in the event's text and another text in
- * their place is read back as the delta's content (one more parse a stream): the string between prefix and suffix is
- * then that content, whatever it holds, as long as it is one JSON string (else the event is parsed whole). Any other
- * event (a different id or field, a tool call, a field that changes from event to event) is parsed whole, as before.
+ * content delta each, identical from event to event but for that text (and, in OpenAI's streams, a last field of
+ * random padding, `obfuscation`). So the first event whose only choice's delta is `{"content": "..."}` is parsed and
+ * kept as a template: the text before its content string, and the text after it (up to the last field's string when
+ * the event ends in one). An event that is that text around one JSON string (and a last string) holds the same object
+ * with that content (and that last value), so it is not parsed: its strings are read between the template's pieces
+ * (decoded by JSON.parse only when they have an escape). The template is taken only when the content appears once in
+ * its event's text and other texts put in those places are read back as the delta's content and the last field (one
+ * more parse a stream); any other event (a different id or field, a tool call) is parsed whole, as before.
  */
 
 import { StringDecoder } from 'node:string_decoder';
@@ -20,14 +20,31 @@ type Json = Record<string, unknown>;
 interface ContentTemplate {
   /** the event's text up to and including the content string's opening quote */
   prefix: string;
-  /** the event's text from the content string's closing quote */
-  suffix: string;
+  /**
+   * the event's text from the content string's closing quote: to its end, or, when its last field is a string that
+   * may change from event to event (OpenAI's `obfuscation`), to that string's opening quote
+   */
+  middle: string;
+  /** that last field's key (its string then runs to the event's closing `"}`) */
+  trailing: string | undefined;
   event: Json;
   choice: Json;
 }
 
 function isJsonObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether `text` parses to a plain content delta of `content`, with `trailing` (if any) holding `value`. */
+function readsBack(text: string, content: string, trailing: string | undefined, value: string): boolean {
+  try {
+    const probe: unknown = JSON.parse(text);
+    const choice: unknown = isJsonObject(probe) && Array.isArray(probe.choices) ? probe.choices[0] : undefined;
+    if (!isJsonObject(choice) || !isJsonObject(choice.delta) || choice.delta.content !== content) return false;
+    return trailing === undefined || (probe as Json)[trailing] === value;
+  } catch {
+    return false;
+  }
 }
 
 /** The template an event makes, if it is a plain content delta whose content appears once in its text. */
@@ -41,41 +58,57 @@ function templateOf(data: string, event: unknown): ContentTemplate | undefined {
   const field = `"content":${JSON.stringify(content)}`;
   const at = data.indexOf(field);
   if (at < 0 || data.indexOf(field, at + 1) >= 0) return undefined;
-  const opening = at + '"content":"'.length;
-  const prefix = data.slice(0, opening);
-  const suffix = data.slice(at + field.length - 1);
-  // the proof that the string between them is the delta's content: another text there is read back as it
-  try {
-    const probe: unknown = JSON.parse(`${prefix}x${suffix}`);
-    const probeChoice: unknown = isJsonObject(probe) && Array.isArray(probe.choices) ? probe.choices[0] : undefined;
-    if (!isJsonObject(probeChoice) || !isJsonObject(probeChoice.delta) || probeChoice.delta.content !== 'x') return undefined;
-  } catch {
-    return undefined;
-  }
-  return { prefix, suffix, event, choice };
+  const prefix = data.slice(0, at + '"content":"'.length);
+  let middle = data.slice(at + field.length - 1);
+  // a last field holding a string, written as JSON.stringify writes it: its value may change from event to event
+  const last = Object.keys(event).at(-1)!;
+  const lastValue = event[last];
+  const lastField = typeof lastValue === 'string' ? `,${JSON.stringify(last)}:${JSON.stringify(lastValue)}}` : undefined;
+  const trailing = lastField !== undefined && middle.endsWith(lastField) && last !== 'choices' ? last : undefined;
+  if (trailing !== undefined) middle = middle.slice(0, middle.length - lastField!.length + lastField!.indexOf(':"') + 2);
+  // the proof that the strings in those places are the delta's content (and the last field's value): other texts
+  // put there are read back as them
+  const probe = trailing === undefined ? `${prefix}x${middle}` : `${prefix}x${middle}y"}`;
+  if (!readsBack(probe, 'x', trailing, 'y')) return undefined;
+  return { prefix, middle, trailing, event, choice };
 }
 
 /** a JSON string body without escapes, quotes or control characters is its own value */
 const PLAIN = /^[^"\\\u0000-\u001f]*$/;
 
-/** The content of an event that fits the template; undefined when it does not (it is then parsed whole). */
-function contentIn(template: ContentTemplate, data: string): string | undefined {
-  const { prefix, suffix } = template;
-  // slices compared with ===, not startsWith/endsWith, which V8 runs a character at a time (slower than parsing)
-  if (data.length < prefix.length + suffix.length || data.slice(0, prefix.length) !== prefix || data.slice(data.length - suffix.length) !== suffix) return undefined;
-  const body = data.slice(prefix.length, data.length - suffix.length);
+/** A JSON string's body as the string it is; undefined when it is not one string (an unescaped quote, say). */
+function stringOf(body: string): string | undefined {
   if (PLAIN.test(body)) return body;
   try {
     const value: unknown = JSON.parse(`"${body}"`);
     return typeof value === 'string' ? value : undefined;
   } catch {
-    return undefined; // not one string (an unescaped quote): parsed whole
+    return undefined;
   }
 }
 
-/** The template's event with another content (new objects down to the delta; the other values shared). */
-function withContent(template: ContentTemplate, content: string): Json {
-  return { ...template.event, choices: [{ ...template.choice, delta: { content } }] };
+/** The event `data` holds if it fits the template; undefined when it does not (it is then parsed whole). */
+function fromTemplate(template: ContentTemplate, data: string): Json | undefined {
+  const { prefix, middle, trailing } = template;
+  // slices compared with ===, not startsWith/endsWith, which V8 runs a character at a time (slower than parsing)
+  if (data.length < prefix.length + middle.length || data.slice(0, prefix.length) !== prefix) return undefined;
+  let contentEnd: number;
+  let value: string | undefined;
+  if (trailing === undefined) {
+    contentEnd = data.length - middle.length;
+    if (data.slice(contentEnd) !== middle) return undefined;
+  } else {
+    // the last place the middle stands: a string cut elsewhere holds an unescaped quote, which stringOf refuses
+    contentEnd = data.lastIndexOf(middle);
+    if (contentEnd < prefix.length || !data.endsWith('"}')) return undefined;
+    value = stringOf(data.slice(contentEnd + middle.length, data.length - 2));
+    if (value === undefined) return undefined;
+  }
+  const content = stringOf(data.slice(prefix.length, contentEnd));
+  if (content === undefined) return undefined;
+  const event: Json = { ...template.event, choices: [{ ...template.choice, delta: { content } }] };
+  if (trailing !== undefined) event[trailing] = value;
+  return event;
 }
 
 /** The objects read so far and the template found, across the pieces of one stream. */
@@ -96,10 +129,9 @@ function readLines(text: string, reading: Reading): void {
     if (!isData) continue;
     const data = line.trim();
     if (data === '' || data === '[DONE]') continue;
-    const template = reading.template;
-    const content = template ? contentIn(template, data) : undefined;
-    if (content !== undefined) {
-      reading.out.push(withContent(template!, content));
+    const fitted = reading.template ? fromTemplate(reading.template, data) : undefined;
+    if (fitted !== undefined) {
+      reading.out.push(fitted);
       continue;
     }
     try {

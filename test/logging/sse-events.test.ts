@@ -42,8 +42,12 @@ test('plain content deltas, every kind of content: the same objects as parsing e
 test('events the template does not fit are parsed whole: other fields, tool calls, usage, choices, encodings, broken lines', () => {
   const events = [
     chunk({ content: 'first' }),
-    chunk({ content: 'then' }, { obfuscation: 'a1' }), // a field that changes from event to event
+    chunk({ content: 'then' }, { obfuscation: 'a1' }), // a last field that changes from event to event
     chunk({ content: 'more' }, { obfuscation: 'b22' }),
+    chunk({ content: 'and' }, { obfuscation: 'q"uote' }),
+    chunk({ content: 'then' }, { obfuscation: 7 }),
+    chunk({ content: 'now' }, { obfuscation: 'c', extra: 'd' }),
+    '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"a"},"logprobs":null,"finish_reason":null}],"obfuscation":"x"y"}',
     chunk({ content: 'x', refusal: null }),
     chunk({ tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: '{"content":"no"}' } }] }),
     JSON.stringify({ id: 'chatcmpl-2', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'other id' }, logprobs: null, finish_reason: null }] }),
@@ -77,18 +81,22 @@ test('a key that holds the text "content" is never taken for the delta\'s conten
   }
 });
 
-test('a stream of plain content deltas is parsed once for its template, not event by event', (t) => {
-  const events = [chunk({ role: 'assistant', content: '' }), ...Array.from({ length: 100 }, (_, index) => chunk({ content: `word ${index} ` })), chunk({}, {}, 'stop')];
-  const text = stream(events);
-  const expected = parsedWhole(text);
-  const parse = t.mock.method(JSON, 'parse');
-  const objects = sseObjects(text);
-  const calls = parse.mock.callCount();
-  parse.mock.restore();
-  assert.deepEqual(objects, expected);
-  // the role event, the first content event, the probe of its template, the stop event
-  assert.equal(calls, 4);
-});
+for (const obfuscated of [false, true]) {
+  test(`a stream of plain content deltas is parsed once for its template, not event by event${obfuscated ? ': with a last field that changes (OpenAI\'s obfuscation)' : ''}`, (t) => {
+    const padding = (index: number) => (obfuscated ? { obfuscation: 'pad'.repeat(index % 4) + (index % 3 === 0 ? '\\"x' : '') } : {});
+    const events = [chunk({ role: 'assistant', content: '' }), ...Array.from({ length: 100 }, (_, index) => chunk({ content: `word ${index} ${index % 7 === 0 ? '"quoted"' : ''}` }, padding(index))), chunk({}, {}, 'stop')];
+    const text = stream(events);
+    const expected = parsedWhole(text);
+    const parse = t.mock.method(JSON, 'parse');
+    const objects = sseObjects(text);
+    // whole events parsed (strings with an escape are decoded by JSON.parse too, alone)
+    const wholeEvents = parse.mock.calls.filter((call) => String(call.arguments[0]).startsWith('{')).length;
+    parse.mock.restore();
+    assert.deepEqual(objects, expected);
+    // the role event, the first content event, the probe of its template, the stop event
+    assert.equal(wholeEvents, 4);
+  });
+}
 
 test('read from the bytes chunk by chunk, cut anywhere (inside a character, a line, a CRLF): the same objects', () => {
   const events = [chunk({ role: 'assistant', content: '' }), ...TRICKY.map((content) => chunk({ content })), chunk({ content: 'last' }, { obfuscation: 'z' }), chunk({}, {}, 'stop')];
