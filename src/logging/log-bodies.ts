@@ -6,7 +6,7 @@
 import type { LoggedResponse, RequestRecord } from './request-record.ts';
 import { finishReasonsOf } from './finish-reasons.ts';
 import { reassembleChunks } from './reassemble-stream.ts';
-import { sseObjectsOfChunks } from './sse-events.ts';
+import { decodeChunks, sseObjectsOfPieces } from './sse-events.ts';
 
 /** Each body is cut at this many bytes by default (GATEWAY_LOG_BODY_MAX_BYTES). */
 export const DEFAULT_BODY_CAP = 64 * 1024;
@@ -88,12 +88,14 @@ export function responseBodyText(response: LoggedResponse | undefined, cap: numb
       return withReasons(capText(JSON.stringify(answer ?? response.chunks), cap), finishReasonsOf(answer), answer);
     }
     case 'bytes': {
-      // a stream's events read chunk by chunk (sse-events.ts), without first making one text of them all
-      if (isEventStreamText(headText(response.buffers))) {
-        const answer = reassembleChunks(sseObjectsOfChunks(response.buffers));
+      // a stream's events read chunk by chunk (sse-events.ts), without first making one text of them all; one that is
+      // not made of chat or text completion chunks (a Messages or Responses stream) is kept as its text
+      const pieces = isEventStreamText(headText(response.buffers)) ? decodeChunks(response.buffers) : undefined;
+      if (pieces) {
+        const answer = reassembleChunks(sseObjectsOfPieces(pieces));
         if (answer) return withReasons(capText(JSON.stringify(answer), cap), finishReasonsOf(answer), answer);
       }
-      const text = Buffer.concat(response.buffers, response.size).toString('utf8');
+      const text = pieces ? pieces.join('') : Buffer.concat(response.buffers, response.size).toString('utf8');
       const capped = capText(text, cap);
       return withReasons(capped, capped.truncated || reasonsKnown ? undefined : finishReasonsOf(parsed(text)));
     }

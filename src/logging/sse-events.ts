@@ -151,18 +151,24 @@ export function sseObjects(text: string): unknown[] {
   return reading.out;
 }
 
-/**
- * The same, from a stream's bytes as received, a chunk at a time: no copy of the whole stream, and no string of its
- * whole length (one of a few hundred KB is a large object of V8's, its pages faulted in anew each time: the copy and
- * the decoding of such a stream cost more than reading its events).
- */
-export function sseObjectsOfChunks(chunks: readonly Buffer[]): unknown[] {
-  const reading: Reading = { out: [], template: undefined };
+/** A stream's bytes as received, decoded a chunk at a time (a character cut between two chunks is kept whole). */
+export function decodeChunks(chunks: readonly Buffer[]): string[] {
   const decoder = new StringDecoder('utf8');
-  // the text since the last line end, in pieces joined once a line ends (a long line in many small chunks stays linear)
+  const pieces = chunks.map((chunk) => decoder.write(chunk));
+  pieces.push(decoder.end());
+  return pieces;
+}
+
+/**
+ * The same, from a stream's text in pieces (decodeChunks): no string of the whole stream's length (one of a few
+ * hundred KB is a large object of V8's, its pages faulted in anew each time: making it, with the copy of the bytes it
+ * was decoded from, cost more than reading the events).
+ */
+export function sseObjectsOfPieces(pieces: readonly string[]): unknown[] {
+  const reading: Reading = { out: [], template: undefined };
+  // the text since the last line end, in pieces joined once a line ends (a long line in many small pieces stays linear)
   let pending: string[] = [];
-  for (const chunk of chunks) {
-    const text = decoder.write(chunk);
+  for (const text of pieces) {
     const end = text.lastIndexOf('\n');
     if (end < 0) {
       pending.push(text);
@@ -172,7 +178,6 @@ export function sseObjectsOfChunks(chunks: readonly Buffer[]): unknown[] {
     readLines(pending.join(''), reading);
     pending = [text.slice(end + 1)];
   }
-  pending.push(decoder.end());
   readLines(pending.join(''), reading);
   return reading.out;
 }

@@ -27,6 +27,15 @@ for (const name of ['stream-tool-calls', 'stream-two-choices-text']) {
   });
 }
 
+test('a relayed stream that is not made of completion chunks (a Messages stream) is logged as its text, whole', () => {
+  const text = 'event: message_start\ndata: {"type":"message_start","message":{"model":"m"}}\n\nevent: content_block_delta\ndata: {"type":"content_block_delta","delta":{"type":"text_delta","text":"café 🎉"}}\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n';
+  const bytes = Buffer.from(text);
+  const at = bytes.indexOf(Buffer.from('🎉')) + 2; // inside the emoji
+  const logged = responseBodyText({ kind: 'bytes', buffers: [bytes.subarray(0, 5), bytes.subarray(5, at), bytes.subarray(at)], size: bytes.length }, 1 << 20);
+  assert.equal(logged?.text, text);
+  assert.equal(logged?.truncated, false);
+});
+
 test('finish reasons in choice order', () => {
   assert.deepEqual(finishReasonsOf(fixture('stream-two-choices-text').answer), ['stop', 'length']);
   assert.equal(finishReasonsOf({ data: [] }), undefined);

@@ -4,7 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sseObjects, sseObjectsOfChunks } from '../../src/logging/sse-events.ts';
+import { decodeChunks, sseObjects, sseObjectsOfPieces } from '../../src/logging/sse-events.ts';
+
+const sseObjectsOfChunks = (chunks: readonly Buffer[]) => sseObjectsOfPieces(decodeChunks(chunks));
 
 /** what the events are: every data line parsed whole */
 function parsedWhole(text: string): unknown[] {
