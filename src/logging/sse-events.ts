@@ -14,6 +14,7 @@
  */
 
 import { StringDecoder } from 'node:string_decoder';
+import { isObject } from './reassemble-stream.ts';
 
 type Json = Record<string, unknown>;
 
@@ -31,16 +32,12 @@ interface ContentTemplate {
   choice: Json;
 }
 
-function isJsonObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** Whether `text` parses to a plain content delta of `content`, with `trailing` (if any) holding `value`. */
 function readsBack(text: string, content: string, trailing: string | undefined, value: string): boolean {
   try {
     const probe: unknown = JSON.parse(text);
-    const choice: unknown = isJsonObject(probe) && Array.isArray(probe.choices) ? probe.choices[0] : undefined;
-    if (!isJsonObject(choice) || !isJsonObject(choice.delta) || choice.delta.content !== content) return false;
+    const choice: unknown = isObject(probe) && Array.isArray(probe.choices) ? probe.choices[0] : undefined;
+    if (!isObject(choice) || !isObject(choice.delta) || choice.delta.content !== content) return false;
     return trailing === undefined || (probe as Json)[trailing] === value;
   } catch {
     return false;
@@ -49,9 +46,9 @@ function readsBack(text: string, content: string, trailing: string | undefined, 
 
 /** The template an event makes, if it is a plain content delta whose content appears once in its text. */
 function templateOf(data: string, event: unknown): ContentTemplate | undefined {
-  if (!isJsonObject(event) || !Array.isArray(event.choices) || event.choices.length !== 1) return undefined;
+  if (!isObject(event) || !Array.isArray(event.choices) || event.choices.length !== 1) return undefined;
   const choice: unknown = event.choices[0];
-  if (!isJsonObject(choice) || !isJsonObject(choice.delta)) return undefined;
+  if (!isObject(choice) || !isObject(choice.delta)) return undefined;
   const keys = Object.keys(choice.delta);
   const content = choice.delta.content;
   if (keys.length !== 1 || typeof content !== 'string') return undefined;
