@@ -166,21 +166,6 @@ function hexValue(code: number): number {
   return lower >= 97 && lower <= 102 ? lower - 87 : -1; // a-f, A-F
 }
 
-/** A uuid in its canonical text (8-4-4-4-12 hex digits) as its 16 bytes; null when it is not one. */
-export function uuidBytes(text: string): Uint8Array | null {
-  if (text.length !== 36) return null;
-  for (const dash of UUID_DASHES) if (text.charCodeAt(dash) !== 45) return null;
-  const bytes = new Uint8Array(16);
-  for (let byte = 0; byte < 16; byte += 1) {
-    const at = UUID_HEX_AT[byte]!;
-    const high = hexValue(text.charCodeAt(at));
-    const low = hexValue(text.charCodeAt(at + 1));
-    if (high < 0 || low < 0) return null;
-    bytes[byte] = (high << 4) | low;
-  }
-  return bytes;
-}
-
 /** A numeric value as PostgreSQL's base-10000 digits; null when `value` is not a finite decimal. */
 export function numericParts(value: string | number): { digits: number[]; weight: number; negative: boolean; scale: number } | null {
   let text: string;
