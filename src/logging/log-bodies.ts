@@ -92,7 +92,7 @@ export function responseBodyText(response: LoggedResponse | undefined, cap: numb
       // not made of chat or text completion chunks (a Messages or Responses stream) is kept as its text
       const pieces = isEventStreamText(headText(response.buffers)) ? decodeChunks(response.buffers) : undefined;
       if (pieces) {
-        const answer = reassembleChunks(sseObjectsOfPieces(pieces));
+        const answer = reassembleChunks(sseObjectsOfPieces(pieces, { merged: true }));
         if (answer) return withReasons(capText(JSON.stringify(answer), cap), finishReasonsOf(answer), answer);
       }
       const text = pieces ? pieces.join('') : Buffer.concat(response.buffers, response.size).toString('utf8');

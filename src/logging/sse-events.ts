@@ -84,8 +84,11 @@ function stringOf(body: string): string | undefined {
   }
 }
 
-/** The event `data` holds if it fits the template; undefined when it does not (it is then parsed whole). */
-function fromTemplate(template: ContentTemplate, data: string): Json | undefined {
+/**
+ * The delta's content of the event `data` holds if it fits the template (its last field's value, if the template has
+ * one, in `reading.value`); undefined when it does not (it is then parsed whole).
+ */
+function fitTemplate(template: ContentTemplate, data: string, reading: Reading): string | undefined {
   const { prefix, middle, trailing } = template;
   // slices compared with ===, not startsWith/endsWith, which V8 runs a character at a time (slower than parsing)
   if (data.length < prefix.length + middle.length || data.slice(0, prefix.length) !== prefix) return undefined;
@@ -102,9 +105,14 @@ function fromTemplate(template: ContentTemplate, data: string): Json | undefined
     if (value === undefined) return undefined;
   }
   const content = stringOf(data.slice(prefix.length, contentEnd));
-  if (content === undefined) return undefined;
+  if (content !== undefined) reading.value = value;
+  return content;
+}
+
+/** The template's event with `content` as its delta's (and `value` as its last field's). */
+function eventOf(template: ContentTemplate, content: string, value: string | undefined): Json {
   const event: Json = { ...template.event, choices: [{ ...template.choice, delta: { content } }] };
-  if (trailing !== undefined) event[trailing] = value;
+  if (template.trailing !== undefined) event[template.trailing] = value;
   return event;
 }
 
@@ -112,6 +120,25 @@ function fromTemplate(template: ContentTemplate, data: string): Json | undefined
 interface Reading {
   out: unknown[];
   template: ContentTemplate | undefined;
+  /** the last field's value of the event fitTemplate last read */
+  value: string | undefined;
+  /**
+   * With `merged`, the contents of the events that fit the template since the last event that did not, in order:
+   * they become one event when another event comes or the text ends (mergeRun).
+   */
+  run: string[] | undefined;
+}
+
+function newReading(merged: boolean): Reading {
+  return { out: [], template: undefined, value: undefined, run: merged ? [] : undefined };
+}
+
+/** The events of a run as one: the template's event holding their contents joined (and the last one's last field). */
+function mergeRun(reading: Reading): void {
+  const { run, template } = reading;
+  if (run === undefined || run.length === 0 || template === undefined) return;
+  reading.out.push(eventOf(template, run.length === 1 ? run[0]! : run.join(''), reading.value));
+  reading.run = [];
 }
 
 /** The lines of `text` (whole lines only), their `data:` payloads read into `reading`. */
@@ -126,11 +153,13 @@ function readLines(text: string, reading: Reading): void {
     if (!isData) continue;
     const data = line.trim();
     if (data === '' || data === '[DONE]') continue;
-    const fitted = reading.template ? fromTemplate(reading.template, data) : undefined;
-    if (fitted !== undefined) {
-      reading.out.push(fitted);
+    const content = reading.template ? fitTemplate(reading.template, data, reading) : undefined;
+    if (content !== undefined) {
+      if (reading.run) reading.run.push(content);
+      else reading.out.push(eventOf(reading.template!, content, reading.value));
       continue;
     }
+    mergeRun(reading);
     try {
       const event: unknown = JSON.parse(data);
       reading.out.push(event);
@@ -143,7 +172,7 @@ function readLines(text: string, reading: Reading): void {
 
 /** The `data:` payloads of an SSE text that are JSON (`[DONE]`, comments and lines that are not JSON skipped). */
 export function sseObjects(text: string): unknown[] {
-  const reading: Reading = { out: [], template: undefined };
+  const reading = newReading(false);
   readLines(text, reading);
   return reading.out;
 }
@@ -160,9 +189,14 @@ export function decodeChunks(chunks: readonly Buffer[]): string[] {
  * The same, from a stream's text in pieces (decodeChunks): no string of the whole stream's length (one of a few
  * hundred KB is a large object of V8's, its pages faulted in anew each time: making it, with the copy of the bytes it
  * was decoded from, cost more than reading the events).
+ *
+ * `merged`: each run of consecutive events that fit the template comes out as one event, the template's, whose
+ * delta's content is theirs joined (and whose last field is the run's last). Folding the events into an answer
+ * (reassemble-stream.ts, which concatenates the deltas' contents) gives the same answer either way, without an
+ * object per event: the request log's reassembly of a long answer.
  */
-export function sseObjectsOfPieces(pieces: readonly string[]): unknown[] {
-  const reading: Reading = { out: [], template: undefined };
+export function sseObjectsOfPieces(pieces: readonly string[], options: { merged?: boolean } = {}): unknown[] {
+  const reading = newReading(options.merged === true);
   // the text since the last line end, in pieces joined once a line ends (a long line in many small pieces stays linear)
   let pending: string[] = [];
   for (const text of pieces) {
@@ -176,5 +210,6 @@ export function sseObjectsOfPieces(pieces: readonly string[]): unknown[] {
     pending = [text.slice(end + 1)];
   }
   readLines(pending.join(''), reading);
+  mergeRun(reading);
   return reading.out;
 }

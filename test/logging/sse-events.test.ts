@@ -1,9 +1,11 @@
 /**
  * A relayed stream's events as objects (src/logging/sse-events.ts): whatever the events hold, the result is what
- * parsing every `data:` line gives; and a stream of plain content deltas is not parsed event by event.
+ * parsing every `data:` line gives; and a stream of plain content deltas is not parsed event by event. Merged (runs
+ * of template events as one), the events fold into the same answer as the events parsed whole.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { reassembleChunks } from '../../src/logging/reassemble-stream.ts';
 import { decodeChunks, sseObjects, sseObjectsOfPieces } from '../../src/logging/sse-events.ts';
 
 const sseObjectsOfChunks = (chunks: readonly Buffer[]) => sseObjectsOfPieces(decodeChunks(chunks));
@@ -114,4 +116,55 @@ test('read from the bytes chunk by chunk, cut anywhere (inside a character, a li
   assert.deepEqual(sseObjectsOfChunks([]), []);
   // no line end at all: the last line is read at the end
   assert.deepEqual(sseObjectsOfChunks([Buffer.from('data: {"a":'), Buffer.from('1}')]), [{ a: 1 }]);
+});
+
+test('merged: runs of events that fit the template come out as one event each, and fold into the same answer', () => {
+  const plain = Array.from({ length: 30 }, (_, index) => chunk({ content: `w${index} ` }));
+  const obfuscated = Array.from({ length: 30 }, (_, index) => chunk({ content: `o${index} ` }, { obfuscation: 'p'.repeat(index % 5) }));
+  const streams: Array<[string, string[]]> = [
+    ['every kind of content', [chunk({ role: 'assistant', content: '' }), ...TRICKY.map((content) => chunk({ content })), chunk({}, {}, 'stop')]],
+    ['plain deltas', [chunk({ role: 'assistant', content: '' }), ...plain, chunk({}, { usage: { prompt_tokens: 1, completion_tokens: 30, total_tokens: 31 } }, 'stop')]],
+    ['a last field that changes', [chunk({ role: 'assistant', content: '' }), ...obfuscated, chunk({}, {}, 'stop')]],
+    // runs broken by other events: a tool call, another choice, an escaped content, a broken line, a changed field
+    [
+      'runs broken by other events',
+      [
+        chunk({ content: 'a' }),
+        ...plain.slice(0, 5),
+        chunk({ tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: '{"x"' } }] }),
+        ...plain.slice(5, 10),
+        JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 1, delta: { content: 'second choice' }, logprobs: null, finish_reason: null }] }),
+        ...plain.slice(10, 12),
+        '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"caf\\u00e9"},"logprobs":null,"finish_reason":null}]}',
+        chunk({ tool_calls: [{ index: 0, function: { arguments: ':1}' } }] }),
+        '{"broken',
+        ...plain.slice(12, 20),
+        chunk({ content: 'x', refusal: null }),
+        ...plain.slice(20),
+        chunk({}, {}, 'length'),
+      ],
+    ],
+    ['one event', [chunk({ content: 'only' })]],
+  ];
+  for (const [name, events] of streams) {
+    const text = stream(events);
+    const whole = parsedWhole(text);
+    const bytes = Buffer.from(text);
+    for (const size of [7, 64, bytes.length]) {
+      const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, index) => bytes.subarray(index * size, (index + 1) * size));
+      const merged = sseObjectsOfPieces(decodeChunks(chunks), { merged: true });
+      assert.deepEqual(reassembleChunks(merged), reassembleChunks(whole), `${name}, chunks of ${size} bytes`);
+      // not merged: every event, as before
+      assert.deepEqual(sseObjectsOfPieces(decodeChunks(chunks)), whole, `${name}, chunks of ${size} bytes, not merged`);
+    }
+  }
+  // thirty plain deltas after the role event: the role event, the first delta (the template, parsed), the other 29
+  // as one event holding their contents, the stop event
+  const merged = sseObjectsOfPieces([stream([chunk({ role: 'assistant', content: '' }), ...plain, chunk({}, {}, 'stop')])], { merged: true });
+  assert.equal(merged.length, 4);
+  assert.equal((merged[2] as { choices: Array<{ delta: { content: string } }> }).choices[0]!.delta.content, plain.slice(1).map((_, index) => `w${index + 1} `).join(''));
+  // a run's event carries the last field of the run's last event
+  const padded = sseObjectsOfPieces([stream(obfuscated)], { merged: true });
+  assert.equal(padded.length, 2);
+  assert.equal((padded[1] as { obfuscation: string }).obfuscation, 'p'.repeat(29 % 5));
 });
