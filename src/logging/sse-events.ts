@@ -10,7 +10,8 @@
  * with that content (and that last value), so it is not parsed: its strings are read between the template's pieces
  * (decoded by JSON.parse only when they have an escape). The template is taken only when the content appears once in
  * its event's text and other texts put in those places are read back as the delta's content and the last field (one
- * more parse a stream); any other event (a different id or field, a tool call) is parsed whole, as before.
+ * more parse a stream); any other event (a different id or field, a tool call) is parsed whole, as before. Past the
+ * first few events that fit, the template is one regular expression matched at each line's start (linePattern).
  */
 
 import { StringDecoder } from 'node:string_decoder';
@@ -30,6 +31,38 @@ interface ContentTemplate {
   trailing: string | undefined;
   event: Json;
   choice: Json;
+  /** events that fitted it so far */
+  fits: number;
+  /** the template as one sticky expression over a whole line (linePattern), once it has fitted LINE_PATTERN_AFTER events */
+  pattern: RegExp | undefined;
+}
+
+/**
+ * A long run of events that fit the template is read with one regular expression a line (linePattern): a sticky
+ * match from the line's start, instead of cutting the line out, trimming it and comparing its slices. Compiling the
+ * expression costs more than the few events of a short answer save, so it is made once a stream has had this many.
+ */
+const LINE_PATTERN_AFTER = 16;
+
+const escapeForPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** a JSON string's body: no unescaped quote and no control character (its escapes checked when it is decoded) */
+const JSON_STRING_BODY = '((?:[^"\\\\\\u0000-\\u001f]|\\\\.)*)';
+
+/**
+ * A `data:` line that is the template's text around the content string (and the last field's string), with the
+ * blank lines after it: the content in group 1 (the last field's value in group 2). Whitespace around the data as
+ * `trim()` would take it off, for the usual spaces, tabs and CRs; a line with other whitespace does not match, and
+ * is read as any other line.
+ */
+function linePattern(template: ContentTemplate): RegExp {
+  const last = template.trailing === undefined ? '' : `${JSON_STRING_BODY}"\\}`;
+  return new RegExp(`data:[ \\t]*${escapeForPattern(template.prefix)}${JSON_STRING_BODY}${escapeForPattern(template.middle)}${last}[ \\t\\r]*(?:\\n|$)(?:[ \\t\\r]*\\n)*`, 'y');
+}
+
+/** A JSON string body that linePattern matched, as the string it is; undefined when one of its escapes is not JSON's. */
+function decodedBody(body: string): string | undefined {
+  return body.includes('\\') ? stringOf(body) : body;
 }
 
 /** Whether `text` parses to a plain content delta of `content`, with `trailing` (if any) holding `value`. */
@@ -67,7 +100,7 @@ function templateOf(data: string, event: unknown): ContentTemplate | undefined {
   // put there are read back as them
   const probe = trailing === undefined ? `${prefix}x${middle}` : `${prefix}x${middle}y"}`;
   if (!readsBack(probe, 'x', trailing, 'y')) return undefined;
-  return { prefix, middle, trailing, event, choice };
+  return { prefix, middle, trailing, event, choice, fits: 0, pattern: undefined };
 }
 
 /** a JSON string body without escapes, quotes or control characters is its own value */
@@ -105,7 +138,9 @@ function fitTemplate(template: ContentTemplate, data: string, reading: Reading):
     if (value === undefined) return undefined;
   }
   const content = stringOf(data.slice(prefix.length, contentEnd));
-  if (content !== undefined) reading.value = value;
+  if (content === undefined) return undefined;
+  reading.value = value;
+  template.fits += 1;
   return content;
 }
 
@@ -145,6 +180,21 @@ function mergeRun(reading: Reading): void {
 function readLines(text: string, reading: Reading): void {
   // line by line without splitting the text into an array of them (a stream of a thousand events has two thousand)
   for (let start = 0; start < text.length; ) {
+    const template = reading.template;
+    if (template !== undefined && template.fits >= LINE_PATTERN_AFTER) {
+      const pattern = (template.pattern ??= linePattern(template));
+      pattern.lastIndex = start;
+      const match = pattern.exec(text);
+      const content = match === null ? undefined : decodedBody(match[1]!);
+      const value = match === null || template.trailing === undefined ? undefined : decodedBody(match[2]!);
+      if (content !== undefined && (template.trailing === undefined || value !== undefined)) {
+        reading.value = value;
+        if (reading.run) reading.run.push(content);
+        else reading.out.push(eventOf(template, content, value));
+        start = pattern.lastIndex;
+        continue;
+      }
+    }
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     const isData = text.startsWith('data:', start);

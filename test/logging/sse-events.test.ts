@@ -168,3 +168,57 @@ test('merged: runs of events that fit the template come out as one event each, a
   assert.equal(padded.length, 2);
   assert.equal((padded[1] as { obfuscation: string }).obfuscation, 'p'.repeat(29 % 5));
 });
+
+test('a long run read a line at a time by the template\'s expression: the same objects, whatever the lines hold', (t) => {
+  // past the first sixteen events that fit, lines are matched whole (LINE_PATTERN_AFTER in sse-events.ts)
+  const warm = Array.from({ length: 20 }, (_, index) => `data: ${chunk({ content: `w${index} ` })}\n\n`).join('');
+  const lines = [
+    ...TRICKY.map((content) => `data: ${chunk({ content })}\n\n`),
+    `data:\t${chunk({ content: 'tab before' })}\n`,
+    `data:${chunk({ content: 'no space' })}\t \r\n\r\n\n`,
+    `data: ${chunk({ content: 'nbsp after' })}\u00a0\n`,
+    `data: ${chunk({ content: 'unicode space before' }).replace(/^/, '\u2003')}\n`,
+    // escapes JSON does not have, an escaped quote, a content ending in an escaped backslash, a raw control character
+    `data: ${chunk({ content: 'PLACE' }).replace('PLACE', 'bad \\x escape')}\n`,
+    `data: ${chunk({ content: 'PLACE' }).replace('PLACE', 'bad \\u00zz escape')}\n`,
+    `data: ${chunk({ content: 'say "hi"' })}\n`,
+    `data: ${chunk({ content: 'ends in \\' })}\n`,
+    `data: ${chunk({ content: 'PLACE' }).replace('PLACE', 'raw \t tab')}\n`,
+    `data: ${chunk({ content: 'PLACE' }).replace('PLACE', 'unescaped " quote')}\n`,
+    // the same event twice on one line, a comment, an event cut short, a field after the data
+    `data: ${chunk({ content: 'twice' })}${chunk({ content: 'twice' })}\n`,
+    ': a comment\n',
+    `data: ${chunk({ content: 'cut' }).slice(0, -5)}\n`,
+    `data: ${chunk({ content: 'x' }, { extra: 1 })}\n`,
+    'event: message\n',
+    `data: ${chunk({ content: 'after the others' })}\n\n`,
+    `data: ${chunk({ content: 'no line end at all' })}`,
+  ];
+  const text = warm + lines.join('');
+  const whole = parsedWhole(text);
+  const exec = t.mock.method(RegExp.prototype, 'exec');
+  assert.deepEqual(sseObjects(text), whole);
+  // the lines after the first sixteen were tried against the template's expression (a sticky one), most of them matched
+  const matched = exec.mock.calls.filter((call) => (call.this as RegExp).sticky && call.result !== null).length;
+  exec.mock.restore();
+  assert.ok(matched >= 4 + TRICKY.length, `${matched} lines matched by the expression`);
+  const bytes = Buffer.from(text);
+  for (const size of [1, 3, 64, 1000, bytes.length]) {
+    const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, index) => bytes.subarray(index * size, (index + 1) * size));
+    assert.deepEqual(sseObjectsOfPieces(decodeChunks(chunks)), whole, `chunks of ${size} bytes`);
+    assert.deepEqual(reassembleChunks(sseObjectsOfPieces(decodeChunks(chunks), { merged: true })), reassembleChunks(whole), `merged, chunks of ${size} bytes`);
+  }
+  // with a last field that changes, and the same tricky lines after the run
+  const padded = Array.from({ length: 20 }, (_, index) => `data: ${chunk({ content: `p${index} ` }, { obfuscation: 'z'.repeat(index % 6) })}\n\n`).join('');
+  const trailing = [
+    ...TRICKY.map((content, index) => `data: ${chunk({ content }, { obfuscation: TRICKY[(index + 3) % TRICKY.length]! })}\n\n`),
+    `data: ${chunk({ content: 'PLACE' }, { obfuscation: 'z' }).replace('PLACE', 'bad \\x escape')}\n`,
+    `data: ${chunk({ content: 'c' }, { obfuscation: 'PLACE' }).replace('PLACE', 'bad \\x escape')}\n`,
+    `data: ${chunk({ content: 'c' }, { obfuscation: 'PLACE' }).replace('PLACE', 'q"uote')}\n`,
+    `data: ${chunk({ content: 'c' }, { obfuscation: 7 })}\n`,
+    `data: ${chunk({ content: '","obfuscation":"' }, { obfuscation: '","obfuscation":"' })}\n`,
+    `data: ${chunk({ content: 'last' }, { obfuscation: 'end' })}\n`,
+  ];
+  const paddedText = padded + trailing.join('');
+  assert.deepEqual(sseObjects(paddedText), parsedWhole(paddedText));
+});
