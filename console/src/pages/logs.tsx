@@ -90,7 +90,7 @@ export function LogsPage({ route }: PageProps) {
                       {data.data.map((row) => (
                         <tr key={row.id} class={row.id === selected ? 'selected' : undefined}>
                           <td><button type="button" class="link" onClick={() => setSelected(row.id)} aria-label={`Details of the request at ${formatTime(row.created_at)}`}>{formatTime(row.created_at)}</button></td>
-                          <td class="ellipsis" title={row.workspace_id ?? ''}>{row.workspace_id?.slice(0, 8) ?? '—'}</td>
+                          <td><span class="ellipsis" title={row.workspace_id ?? ''}>{row.workspace_id?.slice(0, 8) ?? '—'}</span></td>
                           <td>{row.ai_org ?? '—'}</td>
                           <td>{row.ai_model ?? '—'}</td>
                           <td class={row.response_status_code >= 400 ? 'error-text' : undefined}>{row.response_status_code}</td>
