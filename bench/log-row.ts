@@ -49,8 +49,23 @@ function streamOf(repeat: number, obfuscated: boolean): Buffer[] {
   return [Buffer.from(event({ role: 'assistant', content: '' }, null)), ...reads];
 }
 
-function inputs(stream: boolean, bodies: boolean, repeat = 1, obfuscated = false): () => RowInputs {
-  const streamed = streamOf(repeat, obfuscated);
+/** a native Messages stream (Anthropic's events, relayed by /v1/messages) of the same reply, a word an event */
+function messagesStreamOf(repeat: number): Buffer[] {
+  const typed = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  const words = Array.from({ length: repeat }, () => MOCK_REPLY.split(/(?<= )/)).flat();
+  const text =
+    typed('message_start', { message: { id: 'msg_bench', type: 'message', role: 'assistant', model: MOCK_MODEL, content: [], stop_reason: null, usage: { input_tokens: 1040, output_tokens: 1 } } }) +
+    typed('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
+    words.map((word) => typed('content_block_delta', { index: 0, delta: { type: 'text_delta', text: word } })).join('') +
+    typed('content_block_stop', { index: 0 }) +
+    typed('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: words.length } }) +
+    typed('message_stop', {});
+  const bytes = Buffer.from(text);
+  return Array.from({ length: Math.ceil(bytes.length / 65_536) }, (_, index) => bytes.subarray(index * 65_536, (index + 1) * 65_536));
+}
+
+function inputs(stream: boolean, bodies: boolean, repeat = 1, obfuscated = false, messages = false): () => RowInputs {
+  const streamed = messages ? messagesStreamOf(repeat) : streamOf(repeat, obfuscated);
   const requestBody = makeChatRequest(stream);
   const rawBody = Buffer.from(JSON.stringify(requestBody));
   const requestHeaders: IncomingHttpHeaders = {
@@ -132,3 +147,5 @@ measure('relayed stream, no bodies', inputs(true, false));
 // a longer answer (~1,000 events, ~250 KB of events): what reassembling a stream costs an event
 measure('relayed stream x80, bodies', inputs(true, true, 80));
 measure('the same, obfuscation field', inputs(true, true, 80, true));
+// a stream of Messages events of as many events, relayed by a pass-through route: logged as its text (cut at the cap)
+measure('pass-through Messages x80', inputs(true, true, 80, false, true));

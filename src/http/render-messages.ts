@@ -36,13 +36,15 @@ export function messagesBody(canonical: unknown, record?: RequestRecord): unknow
 function sentEvents(record: RequestRecord | undefined): { push(event: unknown): void; end(): void } {
   if (!record?.logBodies) return { push: () => undefined, end: () => undefined };
   const events: unknown[] = [];
+  let dropped = false;
   return {
     push(event) {
       if (events.length < LOGGED_EVENTS) events.push(event);
+      else dropped = true;
     },
     end() {
-      const message = events.length < LOGGED_EVENTS ? assembleMessage(events) : undefined;
-      noteResponse(record, message ? { kind: 'object', value: message } : { kind: 'chunks', chunks: events });
+      const message = dropped ? undefined : assembleMessage(events);
+      noteResponse(record, message ? { kind: 'object', value: message } : { kind: 'chunks', chunks: events, dropped });
     },
   };
 }

@@ -38,6 +38,20 @@ function capBuffer(buffer: Buffer, cap: number): CappedText {
   return { text: buffer.subarray(0, cap).toString('utf8').replace(/\uFFFD$/, ''), truncated: true };
 }
 
+/** The same for a body kept as the chunks it came in (`size` bytes in all): only the chunks the cap reaches are joined. */
+function capBuffers(buffers: readonly Buffer[], size: number, cap: number): CappedText {
+  if (size <= cap) return { text: (buffers.length === 1 ? buffers[0]! : Buffer.concat(buffers, size)).toString('utf8'), truncated: false };
+  let kept = 0;
+  let count = 0;
+  while (kept < cap && count < buffers.length) kept += buffers[count++]!.length;
+  return { text: Buffer.concat(buffers.slice(0, count), kept).subarray(0, cap).toString('utf8').replace(/\uFFFD$/, ''), truncated: true };
+}
+
+/** A body from a stream that lost parts past what was kept (`dropped`) is cut, whatever its size. */
+function cut(capped: CappedText, dropped: boolean | undefined): CappedText {
+  return dropped && !capped.truncated ? { text: capped.text, truncated: true } : capped;
+}
+
 /** The body as received: its raw bytes when the parser kept them, else the parsed value as JSON. */
 export function requestBodyText(rawBody: Buffer | undefined, body: unknown, cap: number): CappedText | undefined {
   if (rawBody) return capBuffer(rawBody, cap);
@@ -85,19 +99,19 @@ export function responseBodyText(response: LoggedResponse | undefined, cap: numb
       return withReasons(capText(JSON.stringify(response.value), cap), finishReasonsOf(response.value));
     case 'chunks': {
       const answer = reassembleChunks(response.chunks);
-      return withReasons(capText(JSON.stringify(answer ?? response.chunks), cap), finishReasonsOf(answer), answer);
+      return withReasons(cut(capText(JSON.stringify(answer ?? response.chunks), cap), response.dropped), finishReasonsOf(answer), answer);
     }
     case 'bytes': {
       // a stream's events read chunk by chunk (sse-events.ts), without first making one text of them all; one that is
-      // not made of chat or text completion chunks (a Messages or Responses stream) is kept as its text
-      const pieces = isEventStreamText(headText(response.buffers)) ? decodeChunks(response.buffers) : undefined;
-      if (pieces) {
-        const answer = reassembleChunks(sseObjectsOfPieces(pieces, { merged: true }));
-        if (answer) return withReasons(capText(JSON.stringify(answer), cap), finishReasonsOf(answer), answer);
+      // not made of chat or text completion chunks (a Messages or Responses stream) is kept as its text, of which
+      // only what the cap keeps is decoded
+      if (isEventStreamText(headText(response.buffers))) {
+        const events = sseObjectsOfPieces(decodeChunks(response.buffers), { merged: true, completionChunks: true });
+        const answer = events && reassembleChunks(events);
+        if (answer) return withReasons(cut(capText(JSON.stringify(answer), cap), response.dropped), finishReasonsOf(answer), answer);
       }
-      const text = pieces ? pieces.join('') : Buffer.concat(response.buffers, response.size).toString('utf8');
-      const capped = capText(text, cap);
-      return withReasons(capped, capped.truncated || reasonsKnown ? undefined : finishReasonsOf(parsed(text)));
+      const capped = cut(capBuffers(response.buffers, response.size, cap), response.dropped);
+      return withReasons(capped, capped.truncated || reasonsKnown ? undefined : finishReasonsOf(parsed(capped.text)));
     }
   }
 }

@@ -106,14 +106,20 @@ export type AttemptLog = {
   retry: number;
 };
 
-/** References to the answer, no copies: a JSON text, an object, a stream's canonical chunks or its raw bytes. */
+/**
+ * References to the answer, no copies: a JSON text, an object, a stream's canonical chunks or its raw bytes; a
+ * stream's `dropped` when parts of it past what is kept were not (its logged body is then marked as cut).
+ */
 export type LoggedResponse =
   | { kind: 'text'; text: string }
   | { kind: 'object'; value: unknown }
-  | { kind: 'chunks'; chunks: unknown[] }
-  | { kind: 'bytes'; buffers: Buffer[]; size: number };
+  | { kind: 'chunks'; chunks: unknown[]; dropped?: boolean }
+  | { kind: 'bytes'; buffers: Buffer[]; size: number; dropped?: boolean };
 
-/** Stream parts past this many bytes (or chunks) are not kept for the log: the body cap cuts them anyway. */
+/**
+ * Stream parts past this many bytes (or chunks) are not kept for the log, so a request's memory stays bounded; the
+ * answer a long stream folds into is then logged as cut (a relayed stream of ~1,100 OpenAI chunks is 256 KB).
+ */
 export const STREAM_KEEP_BYTES = 256 * 1024;
 const STREAM_KEEP_CHUNKS = 4096;
 
@@ -168,7 +174,10 @@ export function noteChunk(record: RequestRecord | undefined, chunk: unknown): vo
   if (record.logBodies) {
     const kept = record.response;
     if (kept === undefined) record.response = { kind: 'chunks', chunks: [chunk] };
-    else if (kept.kind === 'chunks' && kept.chunks.length < STREAM_KEEP_CHUNKS) kept.chunks.push(chunk);
+    else if (kept.kind === 'chunks') {
+      if (kept.chunks.length < STREAM_KEEP_CHUNKS) kept.chunks.push(chunk);
+      else kept.dropped = true;
+    }
   }
   const usage = (chunk as { usage?: unknown }).usage;
   if (usage) record.usage = usageOf(usage) ?? record.usage;
@@ -205,7 +214,11 @@ export function noteStreamBytes(record: RequestRecord | undefined, buffer: Buffe
   }
   const kept = record.response;
   if (kept === undefined) record.response = { kind: 'bytes', buffers: [buffer], size: buffer.length };
-  else if (kept.kind === 'bytes' && kept.size < STREAM_KEEP_BYTES) {
+  else if (kept.kind === 'bytes') {
+    if (kept.size >= STREAM_KEEP_BYTES) {
+      kept.dropped = true;
+      return;
+    }
     kept.buffers.push(buffer);
     kept.size += buffer.length;
   }

@@ -162,10 +162,12 @@ interface Reading {
    * they become one event when another event comes or the text ends (mergeRun).
    */
   run: string[] | undefined;
+  /** with `completionChunks`: the reading stopped at an event that is not one (Messages, Responses) */
+  notChunks: boolean;
 }
 
 function newReading(merged: boolean): Reading {
-  return { out: [], template: undefined, value: undefined, run: merged ? [] : undefined };
+  return { out: [], template: undefined, value: undefined, run: merged ? [] : undefined, notChunks: false };
 }
 
 /** The events of a run as one: the template's event holding their contents joined (and the last one's last field). */
@@ -177,7 +179,7 @@ function mergeRun(reading: Reading): void {
 }
 
 /** The lines of `text` (whole lines only), their `data:` payloads read into `reading`. */
-function readLines(text: string, reading: Reading): void {
+function readLines(text: string, reading: Reading, completionChunks = false): void {
   // line by line without splitting the text into an array of them (a stream of a thousand events has two thousand)
   for (let start = 0; start < text.length; ) {
     const template = reading.template;
@@ -210,13 +212,19 @@ function readLines(text: string, reading: Reading): void {
       continue;
     }
     mergeRun(reading);
+    let event: unknown;
     try {
-      const event: unknown = JSON.parse(data);
-      reading.out.push(event);
-      reading.template ??= templateOf(data, event);
+      event = JSON.parse(data);
     } catch {
       // a line cut by the body cap, or not JSON: skipped
+      continue;
     }
+    if (completionChunks && reading.out.length === 0 && !(isObject(event) && Array.isArray(event.choices))) {
+      reading.notChunks = true;
+      return;
+    }
+    reading.out.push(event);
+    reading.template ??= templateOf(data, event);
   }
 }
 
@@ -244,9 +252,16 @@ export function decodeChunks(chunks: readonly Buffer[]): string[] {
  * delta's content is theirs joined (and whose last field is the run's last). Folding the events into an answer
  * (reassemble-stream.ts, which concatenates the deltas' contents) gives the same answer either way, without an
  * object per event: the request log's reassembly of a long answer.
+ *
+ * `completionChunks`: undefined, and nothing more read, when the first JSON event is not a chat or text completion
+ * chunk (no `choices` list: a Messages or a Responses stream, whose every event would otherwise be parsed to be
+ * thrown away).
  */
-export function sseObjectsOfPieces(pieces: readonly string[], options: { merged?: boolean } = {}): unknown[] {
+export function sseObjectsOfPieces(pieces: readonly string[], options: { merged?: boolean; completionChunks: true }): unknown[] | undefined;
+export function sseObjectsOfPieces(pieces: readonly string[], options?: { merged?: boolean; completionChunks?: false }): unknown[];
+export function sseObjectsOfPieces(pieces: readonly string[], options: { merged?: boolean; completionChunks?: boolean } = {}): unknown[] | undefined {
   const reading = newReading(options.merged === true);
+  const chunksOnly = options.completionChunks === true;
   // the text since the last line end, in pieces joined once a line ends (a long line in many small pieces stays linear)
   let pending: string[] = [];
   for (const text of pieces) {
@@ -256,10 +271,12 @@ export function sseObjectsOfPieces(pieces: readonly string[], options: { merged?
       continue;
     }
     pending.push(text.slice(0, end));
-    readLines(pending.join(''), reading);
+    readLines(pending.join(''), reading, chunksOnly);
+    if (reading.notChunks) return undefined;
     pending = [text.slice(end + 1)];
   }
-  readLines(pending.join(''), reading);
+  readLines(pending.join(''), reading, chunksOnly);
+  if (reading.notChunks) return undefined;
   mergeRun(reading);
   return reading.out;
 }
