@@ -10,9 +10,10 @@
 import type { FastifyReply } from 'fastify';
 import type { GatewayError } from '../core/errors.ts';
 import { noteChunk, noteErrorBody, noteResponse, noteStreamBytes, noteStreamed, type RequestRecord } from '../logging/request-record.ts';
+import { eventReader } from '../logging/sse-events.ts';
 import { usageOf } from '../logging/usage.ts';
 import type { UpstreamAttempt } from '../pipeline/call-upstream.ts';
-import { assembleMessage, chatToMessage, createMessagesStreamEncoder, isChatCompletion } from '../providers/anthropic/inbound/index.ts';
+import { assembleMessage, chatToMessage, createMessagesStreamEncoder, isChatCompletion, TEXT_DELTA } from '../providers/anthropic/inbound/index.ts';
 import type { StreamDecoder, StreamFraming } from '../providers/contract.ts';
 import { createFramer } from '../upstream/framing/index.ts';
 import { safeResponseHeaders } from './response-headers.ts';
@@ -31,20 +32,33 @@ export function messagesBody(canonical: unknown, record?: RequestRecord): unknow
 
 /**
  * The Messages events a client was sent, kept for the request log (as many as a chat stream's chunks), and at the
- * end what the log keeps: the Message they assemble to, else (a broken stream) the events themselves.
+ * end what the log keeps: the Message they assemble to, else (a broken stream) the events themselves. A relayed
+ * stream's events come as their data (`pushData`): its text deltas are read from a template and kept as runs, one
+ * event a run (src/logging/sse-events.ts), which assemble to the same Message; the others are parsed.
  */
-function sentEvents(record: RequestRecord | undefined): { push(event: unknown): void; end(): void } {
-  if (!record?.logBodies) return { push: () => undefined, end: () => undefined };
+function sentEvents(record: RequestRecord | undefined): { push(event: unknown): void; pushData(data: string): void; end(): void } {
+  if (!record?.logBodies) return { push: () => undefined, pushData: () => undefined, end: () => undefined };
   const events: unknown[] = [];
+  const relayed = eventReader(TEXT_DELTA, { merged: true });
+  let count = 0;
+  let fromData = false;
   let dropped = false;
   return {
     push(event) {
-      if (events.length < LOGGED_EVENTS) events.push(event);
+      if (count < LOGGED_EVENTS) events.push(event);
       else dropped = true;
+      count += 1;
+    },
+    pushData(data) {
+      fromData = true;
+      if (count < LOGGED_EVENTS) relayed.read(data);
+      else dropped = true;
+      count += 1;
     },
     end() {
-      const message = dropped ? undefined : assembleMessage(events);
-      noteResponse(record, message ? { kind: 'object', value: message } : { kind: 'chunks', chunks: events, dropped });
+      const kept = fromData ? relayed.events() : events;
+      const message = dropped ? undefined : assembleMessage(kept);
+      noteResponse(record, message ? { kind: 'object', value: message } : { kind: 'chunks', chunks: kept, dropped });
     },
   };
 }
@@ -193,12 +207,7 @@ export async function relayMessagesStream(reply: FastifyReply, attempt: Upstream
   const logged = sentEvents(options.record);
   const read = (data: string) => {
     usage.push(data);
-    if (!options.record?.logBodies) return;
-    try {
-      logged.push(JSON.parse(data));
-    } catch {
-      // not JSON: nothing to assemble
-    }
+    logged.pushData(data);
   };
   let completed = false;
   try {

@@ -15,6 +15,7 @@
  */
 
 import { StringDecoder } from 'node:string_decoder';
+import type { DeltaShape } from '../providers/shared/delta-shape.ts';
 import { isObject } from './reassemble-stream.ts';
 
 type Json = Record<string, unknown>;
@@ -30,7 +31,7 @@ interface ContentTemplate {
   /** that last field's key (its string then runs to the event's closing `"}`) */
   trailing: string | undefined;
   event: Json;
-  choice: Json;
+  shape: DeltaShape;
   /** events that fitted it so far */
   fits: number;
   /** the template as one sticky expression over a whole line (linePattern), once it has fitted LINE_PATTERN_AFTER events */
@@ -65,42 +66,54 @@ function decodedBody(body: string): string | undefined {
   return body.includes('\\') ? stringOf(body) : body;
 }
 
-/** Whether `text` parses to a plain content delta of `content`, with `trailing` (if any) holding `value`. */
-function readsBack(text: string, content: string, trailing: string | undefined, value: string): boolean {
+/** A chat completion chunk whose one choice's delta is `{"content": "..."}`. */
+export const CHAT_DELTA: DeltaShape = {
+  key: 'content',
+  text(event) {
+    if (!isObject(event) || !Array.isArray(event.choices) || event.choices.length !== 1) return undefined;
+    const choice: unknown = event.choices[0];
+    if (!isObject(choice) || !isObject(choice.delta)) return undefined;
+    const content = choice.delta.content;
+    return typeof content === 'string' && Object.keys(choice.delta).length === 1 ? content : undefined;
+  },
+  with(event, text) {
+    return { ...event, choices: [{ ...(event.choices as Json[])[0], delta: { content: text } }] };
+  },
+};
+
+/** Whether `text` parses to a delta of `shape` holding `content`, with `trailing` (if any) holding `value`. */
+function readsBack(text: string, shape: DeltaShape, content: string, trailing: string | undefined, value: string): boolean {
   try {
     const probe: unknown = JSON.parse(text);
-    const choice: unknown = isObject(probe) && Array.isArray(probe.choices) ? probe.choices[0] : undefined;
-    if (!isObject(choice) || !isObject(choice.delta) || choice.delta.content !== content) return false;
+    if (shape.text(probe) !== content) return false;
     return trailing === undefined || (probe as Json)[trailing] === value;
   } catch {
     return false;
   }
 }
 
-/** The template an event makes, if it is a plain content delta whose content appears once in its text. */
-function templateOf(data: string, event: unknown): ContentTemplate | undefined {
-  if (!isObject(event) || !Array.isArray(event.choices) || event.choices.length !== 1) return undefined;
-  const choice: unknown = event.choices[0];
-  if (!isObject(choice) || !isObject(choice.delta)) return undefined;
-  const keys = Object.keys(choice.delta);
-  const content = choice.delta.content;
-  if (keys.length !== 1 || typeof content !== 'string') return undefined;
-  const field = `"content":${JSON.stringify(content)}`;
+/** The template an event makes, if it is a delta of `shape` whose text appears once in its data. */
+function templateOf(data: string, event: unknown, shape: DeltaShape): ContentTemplate | undefined {
+  const content = shape.text(event);
+  if (content === undefined) return undefined;
+  const key = JSON.stringify(shape.key);
+  const field = `${key}:${JSON.stringify(content)}`;
   const at = data.indexOf(field);
   if (at < 0 || data.indexOf(field, at + 1) >= 0) return undefined;
-  const prefix = data.slice(0, at + '"content":"'.length);
+  const prefix = data.slice(0, at + key.length + 2);
   let middle = data.slice(at + field.length - 1);
   // a last field holding a string, written as JSON.stringify writes it: its value may change from event to event
-  const last = Object.keys(event).at(-1)!;
-  const lastValue = event[last];
+  const fields = event as Json;
+  const last = Object.keys(fields).at(-1)!;
+  const lastValue = fields[last];
   const lastField = typeof lastValue === 'string' ? `,${JSON.stringify(last)}:${JSON.stringify(lastValue)}}` : undefined;
   const trailing = lastField !== undefined && middle.endsWith(lastField) && last !== 'choices' ? last : undefined;
   if (trailing !== undefined) middle = middle.slice(0, middle.length - lastField!.length + lastField!.indexOf(':"') + 2);
-  // the proof that the strings in those places are the delta's content (and the last field's value): other texts
+  // the proof that the strings in those places are the delta's text (and the last field's value): other texts
   // put there are read back as them
   const probe = trailing === undefined ? `${prefix}x${middle}` : `${prefix}x${middle}y"}`;
-  if (!readsBack(probe, 'x', trailing, 'y')) return undefined;
-  return { prefix, middle, trailing, event, choice, fits: 0, pattern: undefined };
+  if (!readsBack(probe, shape, 'x', trailing, 'y')) return undefined;
+  return { prefix, middle, trailing, event: fields, shape, fits: 0, pattern: undefined };
 }
 
 /** a JSON string body without escapes, quotes or control characters is its own value */
@@ -146,7 +159,7 @@ function fitTemplate(template: ContentTemplate, data: string, reading: Reading):
 
 /** The template's event with `content` as its delta's (and `value` as its last field's). */
 function eventOf(template: ContentTemplate, content: string, value: string | undefined): Json {
-  const event: Json = { ...template.event, choices: [{ ...template.choice, delta: { content } }] };
+  const event = template.shape.with(template.event, content);
   if (template.trailing !== undefined) event[template.trailing] = value;
   return event;
 }
@@ -164,10 +177,12 @@ interface Reading {
   run: string[] | undefined;
   /** with `completionChunks`: the reading stopped at an event that is not one (Messages, Responses) */
   notChunks: boolean;
+  /** the deltas a template is taken from */
+  shape: DeltaShape;
 }
 
-function newReading(merged: boolean): Reading {
-  return { out: [], template: undefined, value: undefined, run: merged ? [] : undefined, notChunks: false };
+function newReading(merged: boolean, shape: DeltaShape = CHAT_DELTA): Reading {
+  return { out: [], template: undefined, value: undefined, run: merged ? [] : undefined, notChunks: false, shape };
 }
 
 /** The events of a run as one: the template's event holding their contents joined (and the last one's last field). */
@@ -205,27 +220,54 @@ function readLines(text: string, reading: Reading, completionChunks = false): vo
     if (!isData) continue;
     const data = line.trim();
     if (data === '' || data === '[DONE]') continue;
-    const content = reading.template ? fitTemplate(reading.template, data, reading) : undefined;
-    if (content !== undefined) {
-      if (reading.run) reading.run.push(content);
-      else reading.out.push(eventOf(reading.template!, content, reading.value));
-      continue;
-    }
-    mergeRun(reading);
-    let event: unknown;
-    try {
-      event = JSON.parse(data);
-    } catch {
-      // a line cut by the body cap, or not JSON: skipped
-      continue;
-    }
-    if (completionChunks && reading.out.length === 0 && !(isObject(event) && Array.isArray(event.choices))) {
-      reading.notChunks = true;
-      return;
-    }
-    reading.out.push(event);
-    reading.template ??= templateOf(data, event);
+    if (!readData(data, reading, completionChunks)) return;
   }
+}
+
+/**
+ * One event's data (trimmed, not empty) read into `reading`: from the template when it fits, else parsed (and made
+ * the template when there is none yet and it can be one). False when `completionChunks` stops the reading.
+ */
+function readData(data: string, reading: Reading, completionChunks: boolean): boolean {
+  const content = reading.template ? fitTemplate(reading.template, data, reading) : undefined;
+  if (content !== undefined) {
+    if (reading.run) reading.run.push(content);
+    else reading.out.push(eventOf(reading.template!, content, reading.value));
+    return true;
+  }
+  mergeRun(reading);
+  let event: unknown;
+  try {
+    event = JSON.parse(data);
+  } catch {
+    // a line cut by the body cap, or not JSON: skipped
+    return true;
+  }
+  if (completionChunks && reading.out.length === 0 && !(isObject(event) && Array.isArray(event.choices))) {
+    reading.notChunks = true;
+    return false;
+  }
+  reading.out.push(event);
+  reading.template ??= templateOf(data, event, reading.shape);
+  return true;
+}
+
+/**
+ * Events given one at a time (each event's data, as an SSE framer gives it), read as the lines above are, with the
+ * deltas of `shape` as the template: a relayed stream's events for its log, without parsing each delta.
+ */
+export function eventReader(shape: DeltaShape, options: { merged?: boolean } = {}): { read(data: string): void; events(): unknown[] } {
+  const reading = newReading(options.merged === true, shape);
+  return {
+    read(data) {
+      const trimmed = data.trim();
+      if (trimmed !== '' && trimmed !== '[DONE]') readData(trimmed, reading, false);
+    },
+    events() {
+      mergeRun(reading);
+      return reading.out;
+    },
+  };
 }
 
 /** The `data:` payloads of an SSE text that are JSON (`[DONE]`, comments and lines that are not JSON skipped). */

@@ -98,14 +98,17 @@ describe('messages: native pass-through to an Anthropic target', () => {
       const traceId = `messages-native-log-${String(stream)}`;
       const client = new Anthropic({ apiKey: 'sk-ant-provider', baseURL: gateway.origin, maxRetries: 0, defaultHeaders: { ...nativeHeaders(), 'x-gateway-trace-id': traceId } });
       const params = { model: 'claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user' as const, content: 'Hi' }] };
-      if (stream) await client.messages.stream(params).finalMessage();
-      else await client.messages.create(params);
+      const answer = stream ? await client.messages.stream(params).finalMessage() : await client.messages.create(params);
       await gateway.gateway.requestLog.flush();
       const [row] = await findRequestLogsByTraceId(gateway.gateway.database.db, gateway.gateway.bootstrap.organisation.id, traceId);
       assert.ok(row);
       assert.equal(row.route, 'messages');
       assert.equal(row.provider, 'anthropic');
       assert.deepEqual([row.promptTokens, row.completionTokens, row.totalTokens], expected);
+      // the logged body is the Message the client assembled (a stream's text deltas read from a template, not parsed)
+      const logged = JSON.parse(row.responseBody!) as Anthropic.Message;
+      assert.deepEqual([logged.id, logged.content, logged.stop_reason], [answer.id, answer.content, answer.stop_reason]);
+      assert.equal(row.bodiesTruncated, false);
     }
   });
 

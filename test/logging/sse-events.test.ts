@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { reassembleChunks } from '../../src/logging/reassemble-stream.ts';
-import { decodeChunks, sseObjects, sseObjectsOfPieces } from '../../src/logging/sse-events.ts';
+import { decodeChunks, eventReader, sseObjects, sseObjectsOfPieces } from '../../src/logging/sse-events.ts';
+import { assembleMessage, TEXT_DELTA } from '../../src/providers/anthropic/inbound/message-events.ts';
 
 const sseObjectsOfChunks = (chunks: readonly Buffer[]) => sseObjectsOfPieces(decodeChunks(chunks));
 
@@ -221,4 +222,52 @@ test('a long run read a line at a time by the template\'s expression: the same o
   ];
   const paddedText = padded + trailing.join('');
   assert.deepEqual(sseObjects(paddedText), parsedWhole(paddedText));
+});
+
+test('a Messages stream read an event at a time: text deltas from a template, the same events, the same Message', (t) => {
+  const typed = (type: string, data: object) => JSON.stringify({ type, ...data });
+  const text = (index: number, piece: string) => typed('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+  const events = [
+    typed('message_start', { message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-x', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 1 } } }),
+    typed('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+    typed('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: 'hmm' } }),
+    typed('content_block_delta', { index: 0, delta: { type: 'signature_delta', signature: 'sig' } }),
+    typed('content_block_stop', { index: 0 }),
+    typed('content_block_start', { index: 1, content_block: { type: 'text', text: '' } }),
+    ...Array.from({ length: 40 }, (_, index) => text(1, `w${index} `)),
+    ...TRICKY.map((piece) => text(1, piece)),
+    // more in the delta (not the template's shape), an escape JSON.stringify does not write (decoded alone), a ping
+    JSON.stringify({ type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'extra', note: 1 } }),
+    '{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"caf\\u00e9"}}',
+    typed('ping', {}),
+    text(1, 'after the ping'),
+    typed('content_block_stop', { index: 1 }),
+    typed('content_block_start', { index: 2, content_block: { type: 'tool_use', id: 'toolu_1', name: 'f', input: {} } }),
+    typed('content_block_delta', { index: 2, delta: { type: 'input_json_delta', partial_json: '{"a":' } }),
+    typed('content_block_delta', { index: 2, delta: { type: 'input_json_delta', partial_json: '1}' } }),
+    typed('content_block_stop', { index: 2 }),
+    // another text block: its deltas do not fit the first block's template, and are parsed
+    typed('content_block_start', { index: 3, content_block: { type: 'text', text: '' } }),
+    text(3, 'another block'),
+    text(3, ' of text'),
+    typed('content_block_stop', { index: 3 }),
+    typed('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 60 } }),
+    typed('message_stop', {}),
+  ];
+  const parsed = events.map((data) => JSON.parse(data) as unknown);
+  const message = assembleMessage(parsed);
+  assert.ok(message);
+  const plain = eventReader(TEXT_DELTA);
+  for (const data of events) plain.read(data);
+  assert.deepEqual(plain.events(), parsed);
+  const parse = t.mock.method(JSON, 'parse');
+  const merged = eventReader(TEXT_DELTA, { merged: true });
+  for (const data of events) merged.read(` ${data}\r`);
+  const kept = merged.events();
+  const deltasParsed = parse.mock.calls.filter((call) => String(call.arguments[0]).startsWith('{"type":"content_block_delta","index":1')).length;
+  parse.mock.restore();
+  assert.deepEqual(assembleMessage(kept), message);
+  // the first text delta (the template) and its probe, and the delta of another shape; the other 54 from the template
+  assert.equal(deltasParsed, 3);
+  assert.ok(kept.length < parsed.length - 50, `${kept.length} events kept for ${parsed.length}`);
 });

@@ -5,7 +5,25 @@
  * stop reason and usage, message_stop). Thinking and its signature, tool input and citations come back exactly.
  * https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
+import type { DeltaShape } from '../../shared/delta-shape.ts';
 import { isRecord, type JsonRecord } from '../../shared/json.ts';
+
+/**
+ * A `content_block_delta` whose delta is `{"type": "text_delta", "text": "..."}`: what most of a Messages stream is,
+ * one event a piece of text (the request log reads them from a template, src/logging/sse-events.ts, rather than
+ * parsing each).
+ */
+export const TEXT_DELTA: DeltaShape = {
+  key: 'text',
+  text(event) {
+    if (!isRecord(event) || event.type !== 'content_block_delta' || !isRecord(event.delta)) return undefined;
+    const { delta } = event;
+    return delta.type === 'text_delta' && typeof delta.text === 'string' && Object.keys(delta).length === 2 ? delta.text : undefined;
+  },
+  with(event, text) {
+    return { ...event, delta: { type: 'text_delta', text } };
+  },
+};
 
 interface BlockState {
   block: JsonRecord;
