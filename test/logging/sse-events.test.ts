@@ -271,3 +271,37 @@ test('a Messages stream read an event at a time: text deltas from a template, th
   assert.equal(deltasParsed, 3);
   assert.ok(kept.length < parsed.length - 50, `${kept.length} events kept for ${parsed.length}`);
 });
+
+test('seeded random streams, long enough for the line expression: the same objects and the same folded answer', () => {
+  let seed = 20261207;
+  const random = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const pieces = ['a', ' ', 'é', '日本', '🎉', '"', '\\', '\n', '\r', '\t', '\u0000', '\u001f', '\u2028', '\u00a0', '</', 'data: ', '"content":"', '\\u00e9', '}', '{'];
+  const contentOf = () => Array.from({ length: Math.floor(random() * 6) }, () => pick(pieces)).join('');
+  for (let round = 0; round < 60; round += 1) {
+    const obfuscated = random() < 0.5;
+    const lines: string[] = [];
+    for (let index = 0; index < 40 + Math.floor(random() * 40); index += 1) {
+      const roll = random();
+      const extra = obfuscated ? { obfuscation: contentOf() } : {};
+      let event = chunk({ content: contentOf() }, extra);
+      // now and then: an event of another kind, written by hand, cut short or with its content's escapes spoilt
+      if (roll < 0.05) event = chunk({ tool_calls: [{ index: 0, function: { arguments: contentOf() } }] }, extra);
+      else if (roll < 0.08) event = event.slice(0, Math.floor(random() * event.length));
+      else if (roll < 0.11) event = event.replace('"content":"', `"content":"${pick(['\\x', '\\u12', '"', '\\'])}`);
+      const separator = pick(['\n\n', '\r\n\r\n', '\n', '\n\n\n']);
+      lines.push(`${pick(['data: ', 'data:', 'data:\t'])}${event}${pick(['', ' ', '\t', '\r'])}${separator}`);
+    }
+    const text = lines.join('');
+    const whole = parsedWhole(text);
+    assert.deepEqual(sseObjects(text), whole, `round ${round}`);
+    const bytes = Buffer.from(text);
+    const size = 1 + Math.floor(random() * 400);
+    const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, index) => bytes.subarray(index * size, (index + 1) * size));
+    assert.deepEqual(sseObjectsOfPieces(decodeChunks(chunks)), whole, `round ${round}, chunks of ${size}`);
+    assert.deepEqual(reassembleChunks(sseObjectsOfPieces(decodeChunks(chunks), { merged: true })), reassembleChunks(whole), `round ${round}, merged`);
+  }
+});
