@@ -6,7 +6,7 @@
 import type { LoggedResponse, RequestRecord } from './request-record.ts';
 import { finishReasonsOf } from './finish-reasons.ts';
 import { reassembleChunks } from './reassemble-stream.ts';
-import { decodeChunks, sseObjectsOfPieces } from './sse-events.ts';
+import { decodedChunks, sseObjectsOfPieces } from './sse-events.ts';
 
 /** Each body is cut at this many bytes by default (GATEWAY_LOG_BODY_MAX_BYTES). */
 export const DEFAULT_BODY_CAP = 64 * 1024;
@@ -106,7 +106,7 @@ export function responseBodyText(response: LoggedResponse | undefined, cap: numb
       // not made of chat or text completion chunks (a Messages or Responses stream) is kept as its text, of which
       // only what the cap keeps is decoded
       if (isEventStreamText(headText(response.buffers))) {
-        const events = sseObjectsOfPieces(decodeChunks(response.buffers), { merged: true, completionChunks: true });
+        const events = sseObjectsOfPieces(decodedChunks(response.buffers), { merged: true, completionChunks: true });
         const answer = events && reassembleChunks(events);
         if (answer) return withReasons(cut(capText(JSON.stringify(answer), cap), response.dropped), finishReasonsOf(answer), answer);
       }

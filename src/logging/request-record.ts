@@ -288,9 +288,19 @@ export function answerFacts(record: RequestRecord): void {
   record.answerModel ??= stringField(response, 'model');
 }
 
-/** the last two chunks as text when they hold more than the tail kept ('' when the tail was all of them) */
+/** what a Responses stream's last event names (`"type":"response.completed"`, .incomplete, ...) */
+const RESPONSE_EVENT = Buffer.from('"response.');
+
+/**
+ * The last two chunks as text when they hold more than the tail kept and may hold a Responses stream's last event
+ * ('' otherwise): a stream of another kind (a pass-through one) is not decoded and searched for it.
+ */
 function lastChunksText(previous: Buffer | undefined, last: Buffer): string {
   if ((previous?.length ?? 0) + last.length <= STREAM_TAIL_BYTES) return '';
+  const named =
+    last.includes(RESPONSE_EVENT) ||
+    (previous !== undefined && (previous.includes(RESPONSE_EVENT) || Buffer.concat([previous.subarray(-RESPONSE_EVENT.length), last.subarray(0, RESPONSE_EVENT.length)]).includes(RESPONSE_EVENT)));
+  if (!named) return '';
   return (previous ? Buffer.concat([previous, last]) : last).toString('utf8');
 }
 

@@ -277,16 +277,18 @@ export function sseObjects(text: string): unknown[] {
   return reading.out;
 }
 
-/** A stream's bytes as received, decoded a chunk at a time (a character cut between two chunks is kept whole). */
-export function decodeChunks(chunks: readonly Buffer[]): string[] {
+/**
+ * A stream's bytes as received, decoded a chunk at a time (a character cut between two chunks is kept whole) as they
+ * are read: a reading that stops early decodes no more.
+ */
+export function* decodedChunks(chunks: readonly Buffer[]): Generator<string> {
   const decoder = new StringDecoder('utf8');
-  const pieces = chunks.map((chunk) => decoder.write(chunk));
-  pieces.push(decoder.end());
-  return pieces;
+  for (const chunk of chunks) yield decoder.write(chunk);
+  yield decoder.end();
 }
 
 /**
- * The same, from a stream's text in pieces (decodeChunks): no string of the whole stream's length (one of a few
+ * The same, from a stream's text in pieces (decodedChunks): no string of the whole stream's length (one of a few
  * hundred KB is a large object of V8's, its pages faulted in anew each time: making it, with the copy of the bytes it
  * was decoded from, cost more than reading the events).
  *
@@ -299,9 +301,9 @@ export function decodeChunks(chunks: readonly Buffer[]): string[] {
  * chunk (no `choices` list: a Messages or a Responses stream, whose every event would otherwise be parsed to be
  * thrown away).
  */
-export function sseObjectsOfPieces(pieces: readonly string[], options: { merged?: boolean; completionChunks: true }): unknown[] | undefined;
-export function sseObjectsOfPieces(pieces: readonly string[], options?: { merged?: boolean; completionChunks?: false }): unknown[];
-export function sseObjectsOfPieces(pieces: readonly string[], options: { merged?: boolean; completionChunks?: boolean } = {}): unknown[] | undefined {
+export function sseObjectsOfPieces(pieces: Iterable<string>, options: { merged?: boolean; completionChunks: true }): unknown[] | undefined;
+export function sseObjectsOfPieces(pieces: Iterable<string>, options?: { merged?: boolean; completionChunks?: false }): unknown[];
+export function sseObjectsOfPieces(pieces: Iterable<string>, options: { merged?: boolean; completionChunks?: boolean } = {}): unknown[] | undefined {
   const reading = newReading(options.merged === true);
   const chunksOnly = options.completionChunks === true;
   // the text since the last line end, in pieces joined once a line ends (a long line in many small pieces stays linear)

@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { reassembleChunks } from '../../src/logging/reassemble-stream.ts';
-import { decodeChunks, eventReader, sseObjects, sseObjectsOfPieces } from '../../src/logging/sse-events.ts';
+import { decodedChunks, eventReader, sseObjects, sseObjectsOfPieces } from '../../src/logging/sse-events.ts';
 import { assembleMessage, TEXT_DELTA } from '../../src/providers/anthropic/inbound/message-events.ts';
 
-const sseObjectsOfChunks = (chunks: readonly Buffer[]) => sseObjectsOfPieces(decodeChunks(chunks));
+const sseObjectsOfChunks = (chunks: readonly Buffer[]) => sseObjectsOfPieces(decodedChunks(chunks));
 
 /** what the events are: every data line parsed whole */
 function parsedWhole(text: string): unknown[] {
@@ -153,10 +153,10 @@ test('merged: runs of events that fit the template come out as one event each, a
     const bytes = Buffer.from(text);
     for (const size of [7, 64, bytes.length]) {
       const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, index) => bytes.subarray(index * size, (index + 1) * size));
-      const merged = sseObjectsOfPieces(decodeChunks(chunks), { merged: true });
+      const merged = sseObjectsOfPieces(decodedChunks(chunks), { merged: true });
       assert.deepEqual(reassembleChunks(merged), reassembleChunks(whole), `${name}, chunks of ${size} bytes`);
       // not merged: every event, as before
-      assert.deepEqual(sseObjectsOfPieces(decodeChunks(chunks)), whole, `${name}, chunks of ${size} bytes, not merged`);
+      assert.deepEqual(sseObjectsOfPieces(decodedChunks(chunks)), whole, `${name}, chunks of ${size} bytes, not merged`);
     }
   }
   // thirty plain deltas after the role event: the role event, the first delta (the template, parsed), the other 29
@@ -206,8 +206,8 @@ test('a long run read a line at a time by the template\'s expression: the same o
   const bytes = Buffer.from(text);
   for (const size of [1, 3, 64, 1000, bytes.length]) {
     const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, index) => bytes.subarray(index * size, (index + 1) * size));
-    assert.deepEqual(sseObjectsOfPieces(decodeChunks(chunks)), whole, `chunks of ${size} bytes`);
-    assert.deepEqual(reassembleChunks(sseObjectsOfPieces(decodeChunks(chunks), { merged: true })), reassembleChunks(whole), `merged, chunks of ${size} bytes`);
+    assert.deepEqual(sseObjectsOfPieces(decodedChunks(chunks)), whole, `chunks of ${size} bytes`);
+    assert.deepEqual(reassembleChunks(sseObjectsOfPieces(decodedChunks(chunks), { merged: true })), reassembleChunks(whole), `merged, chunks of ${size} bytes`);
   }
   // with a last field that changes, and the same tricky lines after the run
   const padded = Array.from({ length: 20 }, (_, index) => `data: ${chunk({ content: `p${index} ` }, { obfuscation: 'z'.repeat(index % 6) })}\n\n`).join('');
@@ -301,7 +301,7 @@ test('seeded random streams, long enough for the line expression: the same objec
     const bytes = Buffer.from(text);
     const size = 1 + Math.floor(random() * 400);
     const chunks = Array.from({ length: Math.ceil(bytes.length / size) }, (_, index) => bytes.subarray(index * size, (index + 1) * size));
-    assert.deepEqual(sseObjectsOfPieces(decodeChunks(chunks)), whole, `round ${round}, chunks of ${size}`);
-    assert.deepEqual(reassembleChunks(sseObjectsOfPieces(decodeChunks(chunks), { merged: true })), reassembleChunks(whole), `round ${round}, merged`);
+    assert.deepEqual(sseObjectsOfPieces(decodedChunks(chunks)), whole, `round ${round}, chunks of ${size}`);
+    assert.deepEqual(reassembleChunks(sseObjectsOfPieces(decodedChunks(chunks), { merged: true })), reassembleChunks(whole), `round ${round}, merged`);
   }
 });
