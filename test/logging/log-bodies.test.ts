@@ -186,6 +186,21 @@ test('a Responses stream\'s last event: its Response, from the tail or, when the
   answerFacts(record);
   assert.deepEqual(record.finishReasons, ['stop']);
   assert.equal(record.answerModel, 'gpt-x');
+  // the last event's name cut between the two chunks, at every place (the chunks are searched as bytes first)
+  const last = Buffer.from(`event: response.completed\ndata: ${JSON.stringify(done)}\n\n`);
+  const name = last.indexOf('"response.completed"');
+  for (let cut = name - 1; cut <= name + 12; cut += 1) {
+    const split = newRequestRecord(0, 'responses.create');
+    noteStreamTail(split, last.subarray(0, cut), last.subarray(cut));
+    answerFacts(split);
+    assert.deepEqual(split.finishReasons, ['stop'], `cut at ${cut - name} from the name`);
+  }
+  // a stream that names no Response's end has none
+  const other = Buffer.from(`data: ${JSON.stringify({ type: 'message_delta', text: 'y'.repeat(6000) })}\n\n`);
+  const passed = newRequestRecord(0, 'passthrough');
+  noteStreamTail(passed, other.subarray(0, 3000), other.subarray(3000));
+  answerFacts(passed);
+  assert.equal(passed.finishReasons, undefined);
 });
 
 test('the cap counts bytes, keeps whole characters and marks the cut', () => {
