@@ -2,7 +2,8 @@
  * What building and encoding one request-log row costs the main thread, measured without a server, a socket or a
  * database: the bench's chat request (its headers, its 4.2 KB body) with the mock's JSON answer or its relayed stream,
  * put through `logRow` (src/logging/log-row.ts) and the PostgreSQL store's encoder (`encodeLogRow`), ROWS times after a
- * warm-up. Deterministic where the load benchmarks are noisy: for A/B runs of a change to the row's path, and for
+ * warm-up. Three figures a row: noted (the record made and, for a stream, its bytes noted as they pass: where a long
+ * stream is folded), built (`logRow`), encoded. Deterministic where the load benchmarks are noisy: for A/B runs of a change to the row's path, and for
  * `node --cpu-prof --import tsx bench/log-row.ts` to see where a row's time goes.
  *
  * Run: node --import tsx bench/log-row.ts   (LOG_ROW_ROWS, default 200000; LOG_ROW_ROUNDS, default 3)
@@ -116,12 +117,15 @@ function inputs(stream: boolean, bodies: boolean, repeat = 1, obfuscated = false
 function measure(name: string, make: () => RowInputs): void {
   const figures: string[] = [];
   for (let round = 0; round < ROUNDS + 1; round += 1) {
+    let noted = 0n;
     let build = 0n;
     let encode = 0n;
     let batch: EncodedLogRow[] = [];
     for (let index = 0; index < ROWS; index += 1) {
+      const making = process.hrtime.bigint();
       const input = make();
       const started = process.hrtime.bigint();
+      noted += started - making;
       const row = logRow(input);
       const built = process.hrtime.bigint();
       batch.push(encodeLogRow(row));
@@ -134,9 +138,10 @@ function measure(name: string, make: () => RowInputs): void {
       }
     }
     // round 0 warms up (the compiler, the slabs)
-    if (round > 0) figures.push(`${(Number(build) / ROWS / 1000).toFixed(2)} + ${(Number(encode) / ROWS / 1000).toFixed(2)}`);
+    const us = (ns: bigint) => (Number(ns) / ROWS / 1000).toFixed(2);
+    if (round > 0) figures.push(`${us(noted)} + ${us(build)} + ${us(encode)}`);
   }
-  console.log(`${name.padEnd(28)} µs a row, built + encoded: ${figures.join(', ')}`);
+  console.log(`${name.padEnd(28)} µs a row, noted + built + encoded: ${figures.join(', ')}`);
 }
 
 console.log(`${ROWS} rows a round, ${ROUNDS} rounds after a warm-up (the bench's chat request, ${Buffer.byteLength(JSON.stringify(makeChatRequest(false)))} bytes)`);
@@ -147,5 +152,7 @@ measure('relayed stream, no bodies', inputs(true, false));
 // a longer answer (~1,000 events, ~250 KB of events): what reassembling a stream costs an event
 measure('relayed stream x80, bodies', inputs(true, true, 80));
 measure('the same, obfuscation field', inputs(true, true, 80, true));
+// four times as long (~1 MB of events): past what a request keeps (256 KB), folded a part at a time as it passes
+measure('relayed stream x320, bodies', inputs(true, true, 320));
 // a stream of Messages events of as many events, relayed by a pass-through route: logged as its text (cut at the cap)
 measure('pass-through Messages x80', inputs(true, true, 80, false, true));

@@ -214,9 +214,10 @@ export async function relayMessagesStream(reply: FastifyReply, attempt: Upstream
     for await (const chunk of chunksUntilBroken(response.body)) {
       if (raw.destroyed) break;
       const buffer = chunk as Buffer;
+      const flowing = raw.write(buffer);
       noteStreamBytes(options.record, buffer);
       for (const event of framer.push(buffer)) read(event.data);
-      if (!raw.write(buffer)) await waitForDrain(raw);
+      if (!flowing) await waitForDrain(raw);
     }
     for (const event of framer.end()) read(event.data);
     completed = !raw.destroyed;

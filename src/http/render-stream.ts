@@ -58,8 +58,10 @@ export async function relayStream(reply: FastifyReply, attempt: UpstreamAttempt,
       if (ensureDone) tail = (tail + buffer.toString('latin1', Math.max(0, buffer.length - 64))).slice(-64);
       previous = last;
       last = buffer;
+      const flowing = raw.write(buffer);
+      // after the write: a long stream's kept part is folded here now and then (~0.25 ms a 256 KB), not before it goes
       noteStreamBytes(options.record, buffer);
-      if (!raw.write(buffer)) await waitForDrain(raw);
+      if (!flowing) await waitForDrain(raw);
     }
     completed = !raw.destroyed;
     noteStreamTail(options.record, previous, last);

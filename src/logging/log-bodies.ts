@@ -6,7 +6,8 @@
 import type { LoggedResponse, RequestRecord } from './request-record.ts';
 import { finishReasonsOf } from './finish-reasons.ts';
 import { reassembleChunks } from './reassemble-stream.ts';
-import { decodedChunks, sseObjectsOfPieces } from './sse-events.ts';
+import { decodedChunks, looksLikeEventStream, sseObjectsOfPieces } from './sse-events.ts';
+import { foldedChunksAnswer } from './stream-fold.ts';
 
 /** Each body is cut at this many bytes by default (GATEWAY_LOG_BODY_MAX_BYTES). */
 export const DEFAULT_BODY_CAP = 64 * 1024;
@@ -65,17 +66,6 @@ export interface ResponseText extends CappedText {
   model: string | undefined;
 }
 
-/** the first bytes of a body kept as chunks, enough to tell an event stream */
-function headText(buffers: readonly Buffer[]): string {
-  const first = buffers[0];
-  if (first === undefined) return '';
-  return (first.length >= 8 || buffers.length === 1 ? first : Buffer.concat(buffers.slice(0, 8))).toString('latin1', 0, 8);
-}
-
-function isEventStreamText(text: string): boolean {
-  return text.startsWith('data:') || text.startsWith('event:') || text.startsWith(':');
-}
-
 function parsed(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -98,14 +88,25 @@ export function responseBodyText(response: LoggedResponse | undefined, cap: numb
     case 'object':
       return withReasons(capText(JSON.stringify(response.value), cap), finishReasonsOf(response.value));
     case 'chunks': {
+      const folder = response.folder;
+      if (folder) {
+        // a long stream, folded in parts as it passed (stream-fold.ts)
+        const answer = foldedChunksAnswer(response, folder);
+        return withReasons(cut(capText(JSON.stringify(answer), cap), response.dropped || folder.overflowed), finishReasonsOf(answer), answer);
+      }
       const answer = reassembleChunks(response.chunks);
       return withReasons(cut(capText(JSON.stringify(answer ?? response.chunks), cap), response.dropped), finishReasonsOf(answer), answer);
     }
     case 'bytes': {
+      const fold = response.fold;
+      if (fold) {
+        const answer = fold.answer(response.buffers);
+        return withReasons(cut(capText(JSON.stringify(answer), cap), response.dropped || fold.cut), finishReasonsOf(answer), answer);
+      }
       // a stream's events read chunk by chunk (sse-events.ts), without first making one text of them all; one that is
       // not made of chat or text completion chunks (a Messages or Responses stream) is kept as its text, of which
       // only what the cap keeps is decoded
-      if (isEventStreamText(headText(response.buffers))) {
+      if (looksLikeEventStream(response.buffers)) {
         const events = sseObjectsOfPieces(decodedChunks(response.buffers), { merged: true, completionChunks: true });
         const answer = events && reassembleChunks(events);
         if (answer) return withReasons(cut(capText(JSON.stringify(answer), cap), response.dropped), finishReasonsOf(answer), answer);

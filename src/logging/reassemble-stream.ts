@@ -30,10 +30,11 @@ function choiceOf(choices: Map<number, ChoiceState>, index: number): ChoiceState
   return state;
 }
 
-function foldDelta(state: ChoiceState, delta: Json): void {
+/** One choice's delta folded in; its text goes through the folder's limit (`admit`). */
+function foldDelta(state: ChoiceState, delta: Json, folder: ChunkFolder): void {
   if (typeof delta.role === 'string') state.role = delta.role;
-  if (typeof delta.content === 'string') state.content += delta.content;
-  if (typeof delta.reasoning_content === 'string') state.reasoning += delta.reasoning_content;
+  if (typeof delta.content === 'string') state.content += folder.admit(delta.content);
+  if (typeof delta.reasoning_content === 'string') state.reasoning += folder.admit(delta.reasoning_content);
   if (!Array.isArray(delta.tool_calls)) return;
   for (const call of delta.tool_calls) {
     if (!isObject(call)) continue;
@@ -43,7 +44,7 @@ function foldDelta(state: ChoiceState, delta: Json): void {
     if (typeof call.type === 'string') known.type = call.type;
     const fn = isObject(call.function) ? call.function : {};
     if (typeof fn.name === 'string') known.function.name += fn.name;
-    if (typeof fn.arguments === 'string') known.function.arguments += fn.arguments;
+    if (typeof fn.arguments === 'string') known.function.arguments += folder.admit(fn.arguments);
     state.toolCalls.set(at, known);
   }
 }
@@ -58,39 +59,82 @@ function choiceView(state: ChoiceState): Json {
   return { index: state.index, message, finish_reason: state.finishReason };
 }
 
-/** Folds chunks into one answer; undefined when none of them looks like an OpenAI chunk. */
-export function reassembleChunks(chunks: readonly unknown[]): Json | undefined {
-  const choices = new Map<number, ChoiceState>();
-  let head: Json | undefined;
-  let usage: unknown;
-  let textCompletion = false;
-  for (const chunk of chunks) {
-    if (!isObject(chunk) || !Array.isArray(chunk.choices)) {
-      if (isObject(chunk) && isObject(chunk.usage)) usage = chunk.usage;
-      continue;
+/**
+ * Chunks folded into one answer as they are added: a stream's chunks can be given in parts (the request log folds a
+ * long stream a part at a time, so it never holds the whole stream), and `answer()` is what they fold into so far.
+ * `limit`: the characters of text (contents, reasoning, tool arguments) kept at most; `overflowed` says some was left out.
+ */
+export class ChunkFolder {
+  private readonly choices = new Map<number, ChoiceState>();
+  private head: Json | undefined;
+  private usage: unknown;
+  private textCompletion = false;
+  private kept = 0;
+  overflowed = false;
+
+  constructor(private readonly limit = Infinity) {}
+
+  /** whether any chunk so far was an OpenAI chunk (one with a `choices` list) */
+  get folding(): boolean {
+    return this.head !== undefined;
+  }
+
+  /** `text` as far as the limit lets it in */
+  admit(text: string): string {
+    const room = this.limit - this.kept;
+    if (text.length <= room) {
+      this.kept += text.length;
+      return text;
     }
-    head ??= chunk;
-    if (chunk.object === 'text_completion') textCompletion = true;
-    if (isObject(chunk.usage)) usage = chunk.usage;
+    this.overflowed = true;
+    if (room <= 0) return '';
+    this.kept = this.limit;
+    return text.slice(0, room);
+  }
+
+  add(chunk: unknown): void {
+    if (!isObject(chunk) || !Array.isArray(chunk.choices)) {
+      if (isObject(chunk) && isObject(chunk.usage)) this.usage = chunk.usage;
+      return;
+    }
+    this.head ??= chunk;
+    if (chunk.object === 'text_completion') this.textCompletion = true;
+    if (isObject(chunk.usage)) this.usage = chunk.usage;
     for (const choice of chunk.choices) {
       if (!isObject(choice)) continue;
-      const state = choiceOf(choices, typeof choice.index === 'number' ? choice.index : 0);
+      const state = choiceOf(this.choices, typeof choice.index === 'number' ? choice.index : 0);
       if (typeof choice.text === 'string') {
-        state.text += choice.text;
+        state.text += this.admit(choice.text);
         state.hasText = true;
       }
-      if (isObject(choice.delta)) foldDelta(state, choice.delta);
+      if (isObject(choice.delta)) foldDelta(state, choice.delta, this);
       if (typeof choice.finish_reason === 'string') state.finishReason = choice.finish_reason;
     }
   }
-  if (!head) return undefined;
-  const answer: Json = {
-    id: head.id,
-    object: textCompletion ? 'text_completion' : 'chat.completion',
-    created: head.created,
-    model: head.model,
-    choices: [...choices.values()].sort((a, b) => a.index - b.index).map(choiceView),
-  };
-  if (usage !== undefined) answer.usage = usage;
-  return answer;
+
+  addAll(chunks: Iterable<unknown>): void {
+    for (const chunk of chunks) this.add(chunk);
+  }
+
+  /** The answer so far; undefined when none of the chunks looked like an OpenAI chunk. */
+  answer(): Json | undefined {
+    const head = this.head;
+    if (!head) return undefined;
+    const answer: Json = {
+      id: head.id,
+      object: this.textCompletion ? 'text_completion' : 'chat.completion',
+      created: head.created,
+      model: head.model,
+      choices: [...this.choices.values()].sort((a, b) => a.index - b.index).map(choiceView),
+    };
+    if (this.usage !== undefined) answer.usage = this.usage;
+    return answer;
+  }
+}
+
+/** Folds chunks into one answer; undefined when none of them looks like an OpenAI chunk. */
+export function reassembleChunks(chunks: readonly unknown[]): Json | undefined {
+  const folder = new ChunkFolder();
+  folder.addAll(chunks);
+  return folder.answer();
 }

@@ -8,7 +8,8 @@
 import type { HookResult } from '../guardrails/hooks.ts';
 import { costOfUsage } from '../pricing/cost.ts';
 import type { ModelPrice } from '../pricing/model-price.ts';
-import { finishedEvents, finishReasonsInJson, finishReasonsOfChunks, responseAtStreamEnd, responseFinishReasons } from './finish-reasons.ts';
+import { finishedEvents, finishReasonsInJson, finishReasonsOf, finishReasonsOfChunks, responseAtStreamEnd, responseFinishReasons } from './finish-reasons.ts';
+import { foldKeptBytes, foldKeptChunks, type KeptBytes, type KeptChunks } from './stream-fold.ts';
 import { STREAM_TAIL_BYTES, streamTailText, usageInText, usageOf, type TokenUsage } from './usage.ts';
 
 export interface LoggedError {
@@ -70,7 +71,7 @@ export interface RequestRecord {
    */
   laterFacts: { kind: 'stream-tail'; text: string; previous: Buffer | undefined; last: Buffer } | { kind: 'cached'; text: string } | undefined;
   /** a relayed stream's bytes kept for its finish reasons alone (manyChoices, no body logged): the first STREAM_KEEP_BYTES */
-  streamBytes: { buffers: Buffer[]; size: number } | undefined;
+  streamBytes: KeptBytes | undefined;
   /** every upstream try (fallbacks and retries), in order; undefined until the first one */
   attempts: AttemptLog[] | undefined;
   /** ms since the epoch: the first try was sent (the end of queueing and the gateway's own work) */
@@ -113,12 +114,13 @@ export type AttemptLog = {
 export type LoggedResponse =
   | { kind: 'text'; text: string }
   | { kind: 'object'; value: unknown }
-  | { kind: 'chunks'; chunks: unknown[]; dropped?: boolean }
-  | { kind: 'bytes'; buffers: Buffer[]; size: number; dropped?: boolean };
+  | ({ kind: 'chunks'; dropped?: boolean } & KeptChunks)
+  | ({ kind: 'bytes'; dropped?: boolean } & KeptBytes);
 
 /**
- * Stream parts past this many bytes (or chunks) are not kept for the log, so a request's memory stays bounded; the
- * answer a long stream folds into is then logged as cut (a relayed stream of ~1,100 OpenAI chunks is 256 KB).
+ * A stream is kept for the log up to this many bytes (or chunks), so a request's memory stays bounded. Then a stream
+ * of OpenAI chunks is folded into its answer so far and keeping goes on (stream-fold.ts: ~1,100 relayed OpenAI
+ * chunks are 256 KB); the rest of another stream is not kept, and its logged body is marked as cut.
  */
 export const STREAM_KEEP_BYTES = 256 * 1024;
 const STREAM_KEEP_CHUNKS = 4096;
@@ -175,7 +177,7 @@ export function noteChunk(record: RequestRecord | undefined, chunk: unknown): vo
     const kept = record.response;
     if (kept === undefined) record.response = { kind: 'chunks', chunks: [chunk] };
     else if (kept.kind === 'chunks') {
-      if (kept.chunks.length < STREAM_KEEP_CHUNKS) kept.chunks.push(chunk);
+      if (kept.chunks.length < STREAM_KEEP_CHUNKS || foldKeptChunks(kept)) kept.chunks.push(chunk);
       else kept.dropped = true;
     }
   }
@@ -207,7 +209,7 @@ export function noteStreamBytes(record: RequestRecord | undefined, buffer: Buffe
   if (!record.logBodies) {
     if (!record.manyChoices) return;
     const kept = (record.streamBytes ??= { buffers: [], size: 0 });
-    if (kept.size >= STREAM_KEEP_BYTES) return;
+    if (kept.size >= STREAM_KEEP_BYTES && !foldKeptBytes(kept)) return;
     kept.buffers.push(buffer);
     kept.size += buffer.length;
     return;
@@ -215,7 +217,7 @@ export function noteStreamBytes(record: RequestRecord | undefined, buffer: Buffe
   const kept = record.response;
   if (kept === undefined) record.response = { kind: 'bytes', buffers: [buffer], size: buffer.length };
   else if (kept.kind === 'bytes') {
-    if (kept.size >= STREAM_KEEP_BYTES) {
+    if (kept.size >= STREAM_KEEP_BYTES && !foldKeptBytes(kept)) {
       kept.dropped = true;
       return;
     }
@@ -277,9 +279,15 @@ export function answerFacts(record: RequestRecord): void {
   // many choices: each finished where it did, not all in the tail; the stream's bytes were kept for them (for the
   // finish reasons alone, or for a body that `x-gateway-debug: false` then kept out of the row)
   const kept = record.manyChoices ? (record.streamBytes ?? (record.response?.kind === 'bytes' ? record.response : undefined)) : undefined;
-  const finished = finishedEvents(kept ? Buffer.concat(kept.buffers, kept.size).toString('utf8') + '\n' + later.text : later.text);
-  record.finishReasons ??= finishReasonsOfChunks(finished);
-  for (const event of finished) record.answerModel ??= stringField(event, 'model');
+  const folded = kept?.fold ? kept.fold.answer(kept.buffers) : undefined;
+  if (folded) {
+    record.finishReasons ??= finishReasonsOf(folded);
+    record.answerModel ??= stringField(folded, 'model');
+  } else {
+    const finished = finishedEvents(kept ? Buffer.concat(kept.buffers, kept.size).toString('utf8') + '\n' + later.text : later.text);
+    record.finishReasons ??= finishReasonsOfChunks(finished);
+    for (const event of finished) record.answerModel ??= stringField(event, 'model');
+  }
   if (record.finishReasons !== undefined) return;
   // a Responses stream: its last event, read from the two last chunks when the tail cut its line
   const response = responseAtStreamEnd(later.text) ?? responseAtStreamEnd(lastChunksText(later.previous, later.last));

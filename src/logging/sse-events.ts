@@ -177,12 +177,14 @@ interface Reading {
   run: string[] | undefined;
   /** with `completionChunks`: the reading stopped at an event that is not one (Messages, Responses) */
   notChunks: boolean;
+  /** an event was parsed whole (the first one is what `completionChunks` judges a stream by) */
+  parsedAny: boolean;
   /** the deltas a template is taken from */
   shape: DeltaShape;
 }
 
 function newReading(merged: boolean, shape: DeltaShape = CHAT_DELTA): Reading {
-  return { out: [], template: undefined, value: undefined, run: merged ? [] : undefined, notChunks: false, shape };
+  return { out: [], template: undefined, value: undefined, run: merged ? [] : undefined, notChunks: false, parsedAny: false, shape };
 }
 
 /** The events of a run as one: the template's event holding their contents joined (and the last one's last field). */
@@ -243,10 +245,11 @@ function readData(data: string, reading: Reading, completionChunks: boolean): bo
     // a line cut by the body cap, or not JSON: skipped
     return true;
   }
-  if (completionChunks && reading.out.length === 0 && !(isObject(event) && Array.isArray(event.choices))) {
+  if (completionChunks && !reading.parsedAny && !(isObject(event) && Array.isArray(event.choices))) {
     reading.notChunks = true;
     return false;
   }
+  reading.parsedAny = true;
   reading.out.push(event);
   reading.template ??= templateOf(data, event, reading.shape);
   return true;
@@ -277,6 +280,14 @@ export function sseObjects(text: string): unknown[] {
   return reading.out;
 }
 
+/** Whether a body kept as the chunks it came in is an event stream (its first bytes are an SSE field or comment). */
+export function looksLikeEventStream(buffers: readonly Buffer[]): boolean {
+  const first = buffers[0];
+  if (first === undefined) return false;
+  const head = (first.length >= 8 || buffers.length === 1 ? first : Buffer.concat(buffers.slice(0, 8))).toString('latin1', 0, 8);
+  return head.startsWith('data:') || head.startsWith('event:') || head.startsWith(':');
+}
+
 /**
  * A stream's bytes as received, decoded a chunk at a time (a character cut between two chunks is kept whole) as they
  * are read: a reading that stops early decodes no more.
@@ -304,23 +315,54 @@ export function* decodedChunks(chunks: readonly Buffer[]): Generator<string> {
 export function sseObjectsOfPieces(pieces: Iterable<string>, options: { merged?: boolean; completionChunks: true }): unknown[] | undefined;
 export function sseObjectsOfPieces(pieces: Iterable<string>, options?: { merged?: boolean; completionChunks?: false }): unknown[];
 export function sseObjectsOfPieces(pieces: Iterable<string>, options: { merged?: boolean; completionChunks?: boolean } = {}): unknown[] | undefined {
-  const reading = newReading(options.merged === true);
-  const chunksOnly = options.completionChunks === true;
+  const reader = new SsePieceReader(options);
+  for (const text of pieces) if (!reader.push(text)) return undefined;
+  return reader.end() ? reader.take() : undefined;
+}
+
+/**
+ * sseObjectsOfPieces a piece at a time, for a stream read in parts (the request log folds a long stream as it
+ * passes): `take()` hands over the events read so far, and the reading goes on from where it was (a line cut between
+ * two pieces, the template, a run of merged events still open). `push` and `end` return false once `completionChunks`
+ * has stopped the reading.
+ */
+export class SsePieceReader {
+  private readonly reading: Reading;
+  private readonly chunksOnly: boolean;
   // the text since the last line end, in pieces joined once a line ends (a long line in many small pieces stays linear)
-  let pending: string[] = [];
-  for (const text of pieces) {
+  private pending: string[] = [];
+
+  constructor(options: { merged?: boolean; completionChunks?: boolean } = {}) {
+    this.reading = newReading(options.merged === true);
+    this.chunksOnly = options.completionChunks === true;
+  }
+
+  push(text: string): boolean {
+    if (this.reading.notChunks) return false;
     const end = text.lastIndexOf('\n');
     if (end < 0) {
-      pending.push(text);
-      continue;
+      this.pending.push(text);
+      return true;
     }
-    pending.push(text.slice(0, end));
-    readLines(pending.join(''), reading, chunksOnly);
-    if (reading.notChunks) return undefined;
-    pending = [text.slice(end + 1)];
+    this.pending.push(text.slice(0, end));
+    readLines(this.pending.join(''), this.reading, this.chunksOnly);
+    this.pending = [text.slice(end + 1)];
+    return !this.reading.notChunks;
   }
-  readLines(pending.join(''), reading, chunksOnly);
-  if (reading.notChunks) return undefined;
-  mergeRun(reading);
-  return reading.out;
+
+  /** reads what is left (a last line without its line end) and closes the last run */
+  end(): boolean {
+    if (this.reading.notChunks) return false;
+    readLines(this.pending.join(''), this.reading, this.chunksOnly);
+    this.pending = [];
+    if (this.reading.notChunks) return false;
+    mergeRun(this.reading);
+    return true;
+  }
+
+  take(): unknown[] {
+    const out = this.reading.out;
+    this.reading.out = [];
+    return out;
+  }
 }

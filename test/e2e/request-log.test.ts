@@ -170,6 +170,23 @@ for (const backend of testBackends()) {
       assert.equal(row.responseHeaders?.['content-type']?.startsWith('text/event-stream'), true);
     });
 
+    test('long streams, relayed and read through the decoder, past what a request keeps: their answers logged whole', async () => {
+      // 3,000 relayed events are ~500 KB (a request keeps 256 KB, then folds); 5,000 decoded chunks pass the 4,096 kept
+      const guarded = { ...to('words-stream-5000'), output_guardrails: [{ 'default.contains': { operator: 'none', words: ['forbidden'] } }] };
+      for (const [name, openai, model, count] of [['relayed', client(), 'words-stream-3000', 3_000], ['decoded', client(guarded), 'x', 5_000]] as const) {
+        const trace = randomUUID();
+        const stream = await openai.chat.completions.create({ model, messages, stream: true }, { headers: { 'x-gateway-trace-id': trace } });
+        let text = '';
+        for await (const part of stream) text += part.choices[0]?.delta.content ?? '';
+        assert.equal(text, Array.from({ length: count }, (_, index) => `w${index} `).join(''), name);
+        const row = await onlyRow(trace);
+        assert.equal(row.bodiesTruncated, false, name);
+        const body = JSON.parse(row.responseBody ?? '') as { choices: Array<{ message: { content: string }; finish_reason: string }> };
+        assert.equal(body.choices[0]?.message.content, text, `${name}: the whole answer`);
+        assert.equal(body.choices[0]?.finish_reason, 'stop', name);
+      }
+    });
+
     test('a stream without usage logs unknown tokens as null, never 0; its time runs to the end of the stream', async () => {
       const trace = randomUUID();
       // slow-<ms>: the first chunk at once, the rest after <ms>

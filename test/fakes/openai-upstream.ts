@@ -10,6 +10,7 @@
  *   flaky-<n>-<tag>   answers 503 to the first <n> requests with that exact model, then succeeds
  *   echo...        (chat, not streamed) answers "You asked: <the last message's content>"
  *   long-<n>       (responses) <n> characters of output text
+ *   words-stream-<n>  (chat streams) a long answer: <n> content chunks "w0 ", "w1 ", ...
  *   words-<n>      (embeddings) a bag of the input's lower-cased words hashed into <n> dimensions: texts that share
  *                  most of their words are close, so a paraphrase scores high and another question low
  * A chat stream with `n` > 1: choice 0 says "Hello world" and stops; each further choice then streams ~8 KB and
@@ -103,8 +104,18 @@ async function streamChat(res: http.ServerResponse, body: Record<string, unknown
     res.write(chunk(model, { content: 'Hel' }), () => res.destroy());
     return;
   }
-  res.write(chunk(model, { content: 'Hello' }));
-  res.write(chunk(model, { content: ' world' }));
+  // words-stream-<n>: a long answer, n content chunks "w0 ", "w1 ", ... written a hundred at a time
+  const words = /^words-stream-(\d+)$/.exec(model);
+  if (words) {
+    for (let from = 0; from < Number(words[1]); from += 100) {
+      let batch = '';
+      for (let index = from; index < Math.min(from + 100, Number(words[1])); index += 1) batch += chunk(model, { content: `w${index} ` });
+      if (!res.write(batch)) await new Promise((resolve) => res.once('drain', resolve));
+    }
+  } else {
+    res.write(chunk(model, { content: 'Hello' }));
+    res.write(chunk(model, { content: ' world' }));
+  }
   res.write(chunk(model, {}, 'stop'));
   // n > 1: each further choice runs on for ~8 KB after the first finished, then stops at its length
   const choices = typeof body.n === 'number' ? body.n : 1;
