@@ -11,9 +11,10 @@ import type { FastifyReply } from 'fastify';
 import type { GatewayError } from '../core/errors.ts';
 import { noteChunk, noteErrorBody, noteResponse, noteStreamBytes, noteStreamed, type RequestRecord } from '../logging/request-record.ts';
 import { eventReader } from '../logging/sse-events.ts';
+import { FOLDED_TEXT_LIMIT } from '../logging/stream-fold.ts';
 import { usageOf } from '../logging/usage.ts';
 import type { UpstreamAttempt } from '../pipeline/call-upstream.ts';
-import { assembleMessage, chatToMessage, createMessagesStreamEncoder, isChatCompletion, TEXT_DELTA } from '../providers/anthropic/inbound/index.ts';
+import { chatToMessage, createMessagesStreamEncoder, isChatCompletion, MessageAssembler, TEXT_DELTA } from '../providers/anthropic/inbound/index.ts';
 import type { StreamDecoder, StreamFraming } from '../providers/contract.ts';
 import { createFramer } from '../upstream/framing/index.ts';
 import { safeResponseHeaders } from './response-headers.ts';
@@ -31,34 +32,33 @@ export function messagesBody(canonical: unknown, record?: RequestRecord): unknow
 }
 
 /**
- * The Messages events a client was sent, kept for the request log (as many as a chat stream's chunks), and at the
- * end what the log keeps: the Message they assemble to, else (a broken stream) the events themselves. A relayed
- * stream's events come as their data (`pushData`): its text deltas are read from a template and kept as runs, one
- * event a run (src/logging/sse-events.ts), which assemble to the same Message; the others are parsed.
+ * The Messages events a client was sent, for the request log: assembled as they pass into the Message they carry
+ * (up to FOLDED_TEXT_LIMIT characters of text, past which the logged body is marked as cut), and the first
+ * LOGGED_EVENTS of them kept for a stream that does not assemble (a broken one), which is then logged as its events.
+ * A relayed stream's events come as their data (`pushData`): its text deltas are read from a template and come as
+ * runs, one event a run (src/logging/sse-events.ts), which assemble to the same Message; the others are parsed.
  */
 function sentEvents(record: RequestRecord | undefined): { push(event: unknown): void; pushData(data: string): void; end(): void } {
   if (!record?.logBodies) return { push: () => undefined, pushData: () => undefined, end: () => undefined };
+  const assembler = new MessageAssembler(FOLDED_TEXT_LIMIT);
   const events: unknown[] = [];
   const relayed = eventReader(TEXT_DELTA, { merged: true });
-  let count = 0;
-  let fromData = false;
   let dropped = false;
+  const push = (event: unknown) => {
+    assembler.add(event);
+    if (events.length < LOGGED_EVENTS) events.push(event);
+    else dropped = true;
+  };
   return {
-    push(event) {
-      if (count < LOGGED_EVENTS) events.push(event);
-      else dropped = true;
-      count += 1;
-    },
+    push,
     pushData(data) {
-      fromData = true;
-      if (count < LOGGED_EVENTS) relayed.read(data);
-      else dropped = true;
-      count += 1;
+      relayed.read(data);
+      for (const event of relayed.take()) push(event);
     },
     end() {
-      const kept = fromData ? relayed.events() : events;
-      const message = dropped ? undefined : assembleMessage(kept);
-      noteResponse(record, message ? { kind: 'object', value: message } : { kind: 'chunks', chunks: kept, dropped });
+      for (const event of relayed.events()) push(event);
+      const message = assembler.message();
+      noteResponse(record, message ? { kind: 'object', value: message, dropped: assembler.overflowed } : { kind: 'chunks', chunks: events, dropped });
     },
   };
 }
@@ -70,7 +70,7 @@ function errorEvent(error: GatewayError): string {
   return `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type, message: body.error.message } })}\n\n`;
 }
 
-/** events kept for the log, as for a chat stream's chunks */
+/** events kept for the log of a stream that does not assemble, as for a chat stream's chunks */
 const LOGGED_EVENTS = 4096;
 
 const isChatChunk = (chunk: unknown) => typeof chunk === 'object' && chunk !== null && (chunk as { object?: unknown }).object === 'chat.completion.chunk';

@@ -86,7 +86,7 @@ export function responseBodyText(response: LoggedResponse | undefined, cap: numb
       return withReasons(capped, capped.truncated || reasonsKnown ? undefined : finishReasonsOf(parsed(response.text)));
     }
     case 'object':
-      return withReasons(capText(JSON.stringify(response.value), cap), finishReasonsOf(response.value));
+      return withReasons(cut(capText(JSON.stringify(response.value), cap), response.dropped), finishReasonsOf(response.value));
     case 'chunks': {
       const folder = response.folder;
       if (folder) {

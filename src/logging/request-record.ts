@@ -113,7 +113,7 @@ export type AttemptLog = {
  */
 export type LoggedResponse =
   | { kind: 'text'; text: string }
-  | { kind: 'object'; value: unknown }
+  | { kind: 'object'; value: unknown; dropped?: boolean }
   | ({ kind: 'chunks'; dropped?: boolean } & KeptChunks)
   | ({ kind: 'bytes'; dropped?: boolean } & KeptBytes);
 

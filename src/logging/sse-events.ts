@@ -255,20 +255,37 @@ function readData(data: string, reading: Reading, completionChunks: boolean): bo
   return true;
 }
 
+const NONE: readonly unknown[] = Object.freeze([]);
+
+/** The events read so far, handed over (no new array while there are none: a relayed stream asks at every event). */
+function takeOut(reading: Reading): readonly unknown[] {
+  return reading.out.length === 0 ? NONE : takeAll(reading);
+}
+
+function takeAll(reading: Reading): unknown[] {
+  const out = reading.out;
+  reading.out = [];
+  return out;
+}
+
 /**
  * Events given one at a time (each event's data, as an SSE framer gives it), read as the lines above are, with the
  * deltas of `shape` as the template: a relayed stream's events for its log, without parsing each delta.
  */
-export function eventReader(shape: DeltaShape, options: { merged?: boolean } = {}): { read(data: string): void; events(): unknown[] } {
+export function eventReader(shape: DeltaShape, options: { merged?: boolean } = {}): { read(data: string): void; take(): readonly unknown[]; events(): unknown[] } {
   const reading = newReading(options.merged === true, shape);
+  const take = () => takeOut(reading);
   return {
     read(data) {
       const trimmed = data.trim();
       if (trimmed !== '' && trimmed !== '[DONE]') readData(trimmed, reading, false);
     },
+    /** the events read so far (a run of merged events still open stays for later), handed over */
+    take,
+    /** the rest, the last run closed */
     events() {
       mergeRun(reading);
-      return reading.out;
+      return takeAll(reading);
     },
   };
 }
@@ -317,7 +334,7 @@ export function sseObjectsOfPieces(pieces: Iterable<string>, options?: { merged?
 export function sseObjectsOfPieces(pieces: Iterable<string>, options: { merged?: boolean; completionChunks?: boolean } = {}): unknown[] | undefined {
   const reader = new SsePieceReader(options);
   for (const text of pieces) if (!reader.push(text)) return undefined;
-  return reader.end() ? reader.take() : undefined;
+  return reader.end() ? reader.rest() : undefined;
 }
 
 /**
@@ -360,9 +377,12 @@ export class SsePieceReader {
     return true;
   }
 
-  take(): unknown[] {
-    const out = this.reading.out;
-    this.reading.out = [];
-    return out;
+  take(): readonly unknown[] {
+    return takeOut(this.reading);
+  }
+
+  /** after `end()`: the events not taken yet */
+  rest(): unknown[] {
+    return takeAll(this.reading);
   }
 }

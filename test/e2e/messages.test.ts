@@ -112,6 +112,25 @@ describe('messages: native pass-through to an Anthropic target', () => {
     }
   });
 
+  test('long streams, native and translated, past the events the log keeps: the logged body is the whole Message the SDK assembled', async () => {
+    // 5,000 text deltas: more than the 4,096 events kept for a stream that does not assemble
+    const native = new Anthropic({ apiKey: 'sk-ant-provider', baseURL: gateway.origin, maxRetries: 0, defaultHeaders: nativeHeaders() });
+    for (const [name, client] of [['native', native], ['translated', chatClient()]] as const) {
+      const traceId = `messages-long-${name}`;
+      const params = { model: 'words-5000', max_tokens: 64, messages: [{ role: 'user' as const, content: 'Hi' }] };
+      const answer = await client.messages.stream(params, { headers: { 'x-gateway-trace-id': traceId } }).finalMessage();
+      const text = answer.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+      assert.equal(text, Array.from({ length: 5_000 }, (_, index) => `w${index} `).join(''), name);
+      await gateway.gateway.requestLog.flush();
+      const [row] = await findRequestLogsByTraceId(gateway.gateway.database.db, gateway.gateway.bootstrap.organisation.id, traceId);
+      assert.ok(row, name);
+      const logged = JSON.parse(row.responseBody!) as Anthropic.Message;
+      assert.equal(logged.type, 'message', `${name}: logged as the Message, not as its events`);
+      assert.deepEqual([logged.content, logged.stop_reason], [answer.content, answer.stop_reason], name);
+      assert.equal(row.bodiesTruncated, false, name);
+    }
+  });
+
   test('count_tokens goes to the Anthropic target; a chat-only target answers 400 unsupported_route', async () => {
     const body = { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'Hi' }] };
     const counted = await nativeClient().messages.countTokens(body as Anthropic.MessageCountTokensParams);

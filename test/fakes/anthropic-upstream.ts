@@ -11,6 +11,7 @@
  *   error-<status>   answers that status with an Anthropic error body
  *   garbage          answers 200 with a body that is not JSON
  *   stream-error     streams some text, then an `error` event (overloaded_error)
+ *   words-<n>        (streamed) a long answer: its text block in <n> text deltas "w0 ", "w1 ", ...
  *   tools in the request (and no tool result yet): two parallel tool_use blocks; thinking: a thinking block first
  */
 import http from 'node:http';
@@ -98,7 +99,9 @@ function streamAnswer(res: http.ServerResponse, body: Json): void {
   content.forEach((block, index) => {
     if (block.type === 'text') {
       write('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-      for (const text of ['Hello', ' world']) write('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
+      const words = /^words-(\d+)$/.exec(model);
+      const texts = words ? Array.from({ length: Number(words[1]) }, (_, at) => `w${at} `) : ['Hello', ' world'];
+      for (const text of texts) write('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
     } else if (block.type === 'thinking') {
       write('content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
       write('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: block.thinking } });

@@ -7,7 +7,8 @@
  *   the last message a tool result: "Weather: <every tool result, joined with ' | '>";
  *   response_format json_schema: the text `{"answer":"42"}`;
  *   model `length`: finish_reason length; otherwise "Hello from chat" (stop);
- *   model `break` (streamed): one chunk of text, then the connection is destroyed.
+ *   model `break` (streamed): one chunk of text, then the connection is destroyed;
+ *   model `words-<n>` (streamed): a long answer, <n> content chunks "w0 ", "w1 ", ...
  * Usage: prompt 30 tokens, 10 of them cached, completion 7; a stream sends it in a last chunk when include_usage.
  */
 import http from 'node:http';
@@ -77,7 +78,9 @@ function stream(res: http.ServerResponse, body: Json, plan: Plan): void {
     return;
   }
   if (plan.calls.length > 0) res.write(chunk(model, { content: 'Let me check.' }));
-  if (plan.text) for (const piece of thirds(plan.text)) if (piece) res.write(chunk(model, { content: piece }));
+  const words = /^words-(\d+)$/.exec(model);
+  if (words) res.write(Array.from({ length: Number(words[1]) }, (_, index) => chunk(model, { content: `w${index} ` })).join(''));
+  else if (plan.text) for (const piece of thirds(plan.text)) if (piece) res.write(chunk(model, { content: piece }));
   plan.calls.forEach((call, index) => {
     res.write(chunk(model, { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
     for (const piece of thirds(call.arguments)) res.write(chunk(model, { tool_calls: [{ index, function: { arguments: piece } }] }));

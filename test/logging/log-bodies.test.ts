@@ -222,3 +222,9 @@ test('headers: credentials masked, named ones hashed case-insensitively, x-gatew
   assert.deepEqual(JSON.parse(logged.gateway['x-gateway-config']!), { provider: 'openai', api_key: '********' });
   assert.doesNotMatch(JSON.stringify(logged), /sk-live|sk-ant|gw-key|aws-value-9|sk-inline|team-value|org-value/);
 });
+
+test('an answer kept as an object from a stream folded past its limit (a long Message) is marked as cut', () => {
+  const message = { type: 'message', content: [{ type: 'text', text: 'Su' }], stop_reason: 'end_turn' };
+  assert.equal(responseBodyText({ kind: 'object', value: message, dropped: true }, 1 << 20)?.truncated, true);
+  assert.equal(responseBodyText({ kind: 'object', value: message }, 1 << 20)?.truncated, false);
+});

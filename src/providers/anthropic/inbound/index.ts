@@ -8,5 +8,5 @@ export { speaksMessages, withMessagesRoute } from './adapter.ts';
 export { chatToMessage, isChatCompletion } from './answer.ts';
 export { messagesToChat } from './request.ts';
 export { createMessagesStreamEncoder, type MessagesStreamEncoder } from './stream-encoder.ts';
-export { assembleMessage, isMessage, messageEvents, TEXT_DELTA } from './message-events.ts';
+export { assembleMessage, isMessage, MessageAssembler, messageEvents, TEXT_DELTA } from './message-events.ts';
 export { claudeOrChatMessagesRoute, cloudMessagesBody, type ClaudeOrChat } from './claude-or-chat.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assembleMessage, messageEvents } from './message-events.ts';
+import { assembleMessage, MessageAssembler, messageEvents } from './message-events.ts';
 
 const MESSAGE = {
   id: 'msg_1',
@@ -40,4 +40,29 @@ test('a stream that is not whole assembles to nothing', () => {
   assert.equal(assembleMessage(events.slice(0, -1)), undefined, 'no message_stop');
   assert.equal(assembleMessage([...events.slice(0, 3), { type: 'error', error: { type: 'overloaded_error' } }]), undefined);
   assert.equal(assembleMessage([events[0], { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'x' } }, events.at(-1)]), undefined, 'a delta without its block');
+});
+
+test('assembled as events come, in any split; past its limit of text and thinking, the rest left out and said so', () => {
+  const events = messageEvents(MESSAGE);
+  for (const split of [1, 3, events.length]) {
+    const assembler = new MessageAssembler();
+    for (let at = 0; at < events.length; at += split) for (const event of events.slice(at, at + split)) assembler.add(event);
+    assert.deepEqual(assembler.message(), MESSAGE, `parts of ${split}`);
+  }
+  // 'Hmm.' (thinking) and 'Sunny.' (text) are 10 characters: a limit of 6 keeps 'Hmm.' and 'Su'
+  const limited = new MessageAssembler(6);
+  for (const event of events) limited.add(event);
+  assert.equal(limited.overflowed, true);
+  const message = limited.message() as { content: Array<Record<string, unknown>> };
+  assert.equal(message.content[0]!.thinking, 'Hmm.');
+  assert.equal(message.content[0]!.signature, 'EqQB+/sig==', 'a signature is kept whole');
+  assert.equal(message.content[4]!.text, 'Su');
+  assert.deepEqual(message.content[5]!.input, { city: 'Paris', days: [1, 2] });
+  const roomy = new MessageAssembler(10);
+  for (const event of events) roomy.add(event);
+  assert.equal(roomy.overflowed, false);
+  // a broken event ends the assembly, whatever comes after it
+  const broken = new MessageAssembler();
+  for (const event of [...events.slice(0, 3), { type: 'error', error: { type: 'overloaded_error' } }, ...events.slice(3)]) broken.add(event);
+  assert.equal(broken.message(), undefined);
 });

@@ -31,10 +31,11 @@ interface BlockState {
   json: string | undefined;
 }
 
-function applyDelta(state: BlockState, delta: JsonRecord): void {
+function applyDelta(state: BlockState, delta: JsonRecord, admit: (text: string) => string): void {
   const block = state.block;
-  const append = (field: string, piece: unknown) => {
-    if (typeof piece === 'string') block[field] = `${typeof block[field] === 'string' ? (block[field] as string) : ''}${piece}`;
+  // text and thinking count against the limit; a signature is kept whole (a part of one would be no signature)
+  const append = (field: string, piece: unknown, limited = true) => {
+    if (typeof piece === 'string') block[field] = `${typeof block[field] === 'string' ? (block[field] as string) : ''}${limited ? admit(piece) : piece}`;
   };
   switch (delta.type) {
     case 'text_delta':
@@ -42,7 +43,7 @@ function applyDelta(state: BlockState, delta: JsonRecord): void {
     case 'thinking_delta':
       return append('thinking', delta.thinking);
     case 'signature_delta':
-      return append('signature', delta.signature);
+      return append('signature', delta.signature, false);
     case 'input_json_delta':
       state.json = (state.json ?? '') + (typeof delta.partial_json === 'string' ? delta.partial_json : '');
       return;
@@ -61,53 +62,97 @@ function finished(state: BlockState): JsonRecord {
 }
 
 /**
+ * A native Messages stream's events (parsed objects) assembled as they are added, into the Message they carry.
+ * `limit`: the characters of text and thinking kept at most (the request log folds a stream of any length into a
+ * bounded Message); `overflowed` says some was left out.
+ */
+export class MessageAssembler {
+  private current: JsonRecord | undefined;
+  private readonly blocks = new Map<number, BlockState>();
+  private stopped = false;
+  /** an event that cannot be assembled (an error, an unknown event or delta, a delta without its block) */
+  private broken = false;
+  private kept = 0;
+  overflowed = false;
+
+  constructor(private readonly limit = Infinity) {}
+
+  private readonly admit = (text: string): string => {
+    const room = this.limit - this.kept;
+    if (text.length <= room) {
+      this.kept += text.length;
+      return text;
+    }
+    this.overflowed = true;
+    this.kept = Math.max(this.kept, this.limit);
+    return room > 0 ? text.slice(0, room) : '';
+  };
+
+  add(event: unknown): void {
+    if (this.broken) return;
+    try {
+      if (!this.apply(event)) this.broken = true;
+    } catch {
+      this.broken = true;
+    }
+  }
+
+  private apply(event: unknown): boolean {
+    if (!isRecord(event)) return false;
+    const index = typeof event.index === 'number' ? event.index : -1;
+    switch (event.type) {
+      case 'message_start':
+        if (!isRecord(event.message)) return false;
+        this.current = { ...event.message };
+        return true;
+      case 'content_block_start':
+        if (!isRecord(event.content_block)) return false;
+        this.blocks.set(index, { block: { ...event.content_block }, json: undefined });
+        return true;
+      case 'content_block_delta': {
+        const state = this.blocks.get(index);
+        if (!state || !isRecord(event.delta)) return false;
+        applyDelta(state, event.delta, this.admit);
+        return true;
+      }
+      case 'message_delta': {
+        const message = this.current;
+        if (!message) return false;
+        if (isRecord(event.delta)) Object.assign(message, event.delta);
+        if (isRecord(event.usage)) message.usage = { ...(isRecord(message.usage) ? message.usage : {}), ...event.usage };
+        return true;
+      }
+      case 'message_stop':
+        this.stopped = true;
+        return true;
+      case 'content_block_stop':
+      case 'ping':
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** The Message; undefined when the stream is not a whole, successful one (no message_stop, or a broken event). */
+  message(): JsonRecord | undefined {
+    if (this.broken || !this.current || !this.stopped) return undefined;
+    try {
+      const content = [...this.blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, state]) => finished(state));
+      return { ...this.current, content };
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/**
  * The Message a native Messages stream carried (its events as parsed objects); undefined when the stream is not a
  * whole, successful one (no message_stop, an error event, an unknown event or delta).
  */
 export function assembleMessage(events: Iterable<unknown>): JsonRecord | undefined {
-  let message: JsonRecord | undefined;
-  const blocks = new Map<number, BlockState>();
-  let stopped = false;
-  try {
-    for (const event of events) {
-      if (!isRecord(event)) return undefined;
-      const index = typeof event.index === 'number' ? event.index : -1;
-      switch (event.type) {
-        case 'message_start':
-          if (!isRecord(event.message)) return undefined;
-          message = { ...event.message };
-          break;
-        case 'content_block_start':
-          if (!isRecord(event.content_block)) return undefined;
-          blocks.set(index, { block: { ...event.content_block }, json: undefined });
-          break;
-        case 'content_block_delta': {
-          const state = blocks.get(index);
-          if (!state || !isRecord(event.delta)) return undefined;
-          applyDelta(state, event.delta);
-          break;
-        }
-        case 'message_delta':
-          if (!message) return undefined;
-          if (isRecord(event.delta)) Object.assign(message, event.delta);
-          if (isRecord(event.usage)) message.usage = { ...(isRecord(message.usage) ? message.usage : {}), ...event.usage };
-          break;
-        case 'message_stop':
-          stopped = true;
-          break;
-        case 'content_block_stop':
-        case 'ping':
-          break;
-        default:
-          return undefined;
-      }
-    }
-    if (!message || !stopped) return undefined;
-    const content = [...blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, state]) => finished(state));
-    return { ...message, content };
-  } catch {
-    return undefined;
-  }
+  const assembler = new MessageAssembler();
+  for (const event of events) assembler.add(event);
+  return assembler.message();
 }
 
 /** The block as content_block_start opens it, and the deltas that complete it. */
