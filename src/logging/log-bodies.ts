@@ -7,6 +7,7 @@ import type { LoggedResponse, RequestRecord } from './request-record.ts';
 import { finishReasonsOf } from './finish-reasons.ts';
 import { reassembleChunks } from './reassemble-stream.ts';
 import { decodedChunks, looksLikeEventStream, sseObjectsOfPieces } from './sse-events.ts';
+import { responseAtEnd, type StreamTail } from './stream-end.ts';
 import { foldedChunksAnswer } from './stream-fold.ts';
 
 /** Each body is cut at this many bytes by default (GATEWAY_LOG_BODY_MAX_BYTES). */
@@ -78,7 +79,7 @@ function parsed(text: string): unknown {
  * The answer the client got as text (a stream folded into one object); undefined when nothing was kept. With
  * `reasonsKnown` (the record has them already), a JSON text is not parsed again for its finish reasons.
  */
-export function responseBodyText(response: LoggedResponse | undefined, cap: number, reasonsKnown = false): ResponseText | undefined {
+export function responseBodyText(response: LoggedResponse | undefined, cap: number, reasonsKnown = false, tail?: StreamTail): ResponseText | undefined {
   if (!response) return undefined;
   switch (response.kind) {
     case 'text': {
@@ -110,6 +111,9 @@ export function responseBodyText(response: LoggedResponse | undefined, cap: numb
         const events = sseObjectsOfPieces(decodedChunks(response.buffers), { merged: true, completionChunks: true });
         const answer = events && reassembleChunks(events);
         if (answer) return withReasons(cut(capText(JSON.stringify(answer), cap), response.dropped), finishReasonsOf(answer), answer);
+        // a Responses stream: the Response its last event carries, whole however long the stream (stream-end.ts)
+        const final = tail && responseAtEnd(tail);
+        if (final) return withReasons(capText(JSON.stringify(final), cap), finishReasonsOf(final), final);
       }
       const capped = cut(capBuffers(response.buffers, response.size, cap), response.dropped);
       return withReasons(capped, capped.truncated || reasonsKnown ? undefined : finishReasonsOf(parsed(capped.text)));

@@ -76,7 +76,8 @@ export function logRow(input: RowInputs): NewRequestLogRow {
   const headers = requestHeadersForLog(input.requestHeaders, sensitive);
   const bodies = input.bodyCap > 0 && logsBodies(record, input.requestHeaders['x-gateway-debug']);
   const requestText = bodies ? requestBodyText(input.rawBody, input.requestBody, input.bodyCap) : undefined;
-  const responseText = bodies ? responseBodyText(record.response, input.bodyCap, record.finishReasons !== undefined) : undefined;
+  const tail = record.laterFacts?.kind === 'stream-tail' ? record.laterFacts : undefined;
+  const responseText = bodies ? responseBodyText(record.response, input.bodyCap, record.finishReasons !== undefined, tail) : undefined;
   // noted as the answer passed (request-record.ts, steps/log-record.ts); else from the logged body, if it has them;
   // else read now from what the record kept (a relayed stream's tail, a cached answer)
   record.finishReasons ??= responseText?.finishReasons;

@@ -8,9 +8,10 @@
 import type { HookResult } from '../guardrails/hooks.ts';
 import { costOfUsage } from '../pricing/cost.ts';
 import type { ModelPrice } from '../pricing/model-price.ts';
-import { finishedEvents, finishReasonsInJson, finishReasonsOf, finishReasonsOfChunks, responseAtStreamEnd, responseFinishReasons } from './finish-reasons.ts';
+import { finishedEvents, finishReasonsInJson, finishReasonsOf, finishReasonsOfChunks, responseFinishReasons } from './finish-reasons.ts';
+import { responseAtEnd, type StreamTail } from './stream-end.ts';
 import { foldKeptBytes, foldKeptChunks, type KeptBytes, type KeptChunks } from './stream-fold.ts';
-import { STREAM_TAIL_BYTES, streamTailText, usageInText, usageOf, type TokenUsage } from './usage.ts';
+import { streamTailText, usageInText, usageOf, type TokenUsage } from './usage.ts';
 
 export interface LoggedError {
   message: string;
@@ -69,7 +70,7 @@ export interface RequestRecord {
    * text kept by reference for what the row reads after the answer has gone (answerFacts): a relayed stream's last
    * bytes (its finish reasons and model) or a cached answer's JSON (its finish reasons)
    */
-  laterFacts: { kind: 'stream-tail'; text: string; previous: Buffer | undefined; last: Buffer } | { kind: 'cached'; text: string } | undefined;
+  laterFacts: ({ kind: 'stream-tail' } & StreamTail) | { kind: 'cached'; text: string } | undefined;
   /** a relayed stream's bytes kept for its finish reasons alone (manyChoices, no body logged): the first STREAM_KEEP_BYTES */
   streamBytes: KeptBytes | undefined;
   /** every upstream try (fallbacks and retries), in order; undefined until the first one */
@@ -290,26 +291,10 @@ export function answerFacts(record: RequestRecord): void {
   }
   if (record.finishReasons !== undefined) return;
   // a Responses stream: its last event, read from the two last chunks when the tail cut its line
-  const response = responseAtStreamEnd(later.text) ?? responseAtStreamEnd(lastChunksText(later.previous, later.last));
+  const response = responseAtEnd(later);
   if (!response) return;
   record.finishReasons = responseFinishReasons(response);
   record.answerModel ??= stringField(response, 'model');
-}
-
-/** what a Responses stream's last event names (`"type":"response.completed"`, .incomplete, ...) */
-const RESPONSE_EVENT = Buffer.from('"response.');
-
-/**
- * The last two chunks as text when they hold more than the tail kept and may hold a Responses stream's last event
- * ('' otherwise): a stream of another kind (a pass-through one) is not decoded and searched for it.
- */
-function lastChunksText(previous: Buffer | undefined, last: Buffer): string {
-  if ((previous?.length ?? 0) + last.length <= STREAM_TAIL_BYTES) return '';
-  const named =
-    last.includes(RESPONSE_EVENT) ||
-    (previous !== undefined && (previous.includes(RESPONSE_EVENT) || Buffer.concat([previous.subarray(-RESPONSE_EVENT.length), last.subarray(0, RESPONSE_EVENT.length)]).includes(RESPONSE_EVENT)));
-  if (!named) return '';
-  return (previous ? Buffer.concat([previous, last]) : last).toString('utf8');
 }
 
 export function noteStreamed(record: RequestRecord | undefined, headers?: Record<string, string | string[]>): void {

@@ -187,6 +187,27 @@ for (const backend of testBackends()) {
       }
     });
 
+    test('a relayed Responses stream: the Response its last event carried, not the events', async () => {
+      // long-50000: a stream of ~100 KB whose last event (~50 KB) comes in the last reads
+      for (const model of ['gpt-4o', 'long-50000', 'long-200000']) {
+        const trace = randomUUID();
+        let completed: OpenAI.Responses.Response | undefined;
+        for await (const event of await client().responses.create({ model, input: 'Log me', stream: true }, { headers: { 'x-gateway-trace-id': trace } })) {
+          if (event.type === 'response.completed') completed = event.response;
+        }
+        assert.ok(completed, model);
+        const row = await onlyRow(trace);
+        if (model === 'long-200000') {
+          // a last event longer than the stream's last two reads is not read: the events' text, cut at the cap
+          assert.ok(row.responseBody?.startsWith('event: response.created'), model);
+          assert.equal(row.bodiesTruncated, true, model);
+          continue;
+        }
+        assert.equal(row.bodiesTruncated, false, model);
+        assert.deepEqual(JSON.parse(row.responseBody!), JSON.parse(JSON.stringify(completed)), `${model}: the Response, not the events`);
+      }
+    });
+
     test('a stream without usage logs unknown tokens as null, never 0; its time runs to the end of the stream', async () => {
       const trace = randomUUID();
       // slow-<ms>: the first chunk at once, the rest after <ms>
