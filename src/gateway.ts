@@ -102,10 +102,12 @@ export async function createGateway(config: GatewayConfig, overrides: GatewayOve
           logger: logLogger,
           dropped: metrics.requestLogDropped,
           maxQueue: config.requestLog.bufferRows,
+          maxBytes: config.requestLog.bufferBytes,
+          sizeOf: (row) => row.length,
         })
       : DISCARDING_WRITER;
     // gauges read when Prometheus scrapes
-    metrics.runtime.watch({ requestLogPending: () => requestLog.pending, upstreamPools: () => upstream.poolStats?.() ?? [] });
+    metrics.runtime.watch({ requestLogPending: () => requestLog.pending, requestLogBytes: () => requestLog.queuedBytes, upstreamPools: () => upstream.poolStats?.() ?? [] });
     const traceLog = overrides.logger ?? pino({ level: 'silent' });
     // the OpenTelemetry SDK and exporter are loaded only when tracing is configured (memory, start-up)
     const tracing = config.tracing ? (await import('./tracing/tracing.ts')).createOtlpTracing(config.tracing, (error) => traceLog.warn({ err: error }, 'traces: a request\'s spans could not be made')) : undefined;

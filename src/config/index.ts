@@ -73,6 +73,8 @@ export interface RequestLogConfig {
   retentionDays: number;
   /** GATEWAY_LOG_BUFFER_ROWS (default 50000): rows held in memory while the database cannot take them */
   bufferRows: number;
+  /** GATEWAY_LOG_BUFFER_BYTES (default 256 MiB): bytes of those rows held at most */
+  bufferBytes: number;
 }
 
 function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
@@ -173,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       bodyMaxBytes: count(env, 'GATEWAY_LOG_BODY_MAX_BYTES', 64 * 1024, 0),
       retentionDays: count(env, 'GATEWAY_LOG_RETENTION_DAYS', 30, 1),
       bufferRows: count(env, 'GATEWAY_LOG_BUFFER_ROWS', 50_000, 100),
+      bufferBytes: count(env, 'GATEWAY_LOG_BUFFER_BYTES', 256 * 1024 * 1024, 1024 * 1024),
     },
     tracing: tracingConfig(env),
   };

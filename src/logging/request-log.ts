@@ -3,8 +3,8 @@
  * reach the database in batches (one multi-row INSERT each), every `flushIntervalMs` or as soon as `batchSize`
  * rows are waiting. Nothing here runs on a request's path but `write()`, which only enqueues.
  *
- * Invariants: the queue never holds more than `maxQueue` rows (when full, the oldest row is dropped, counted and
- * logged); one flush runs at a time; nothing is ever thrown at a caller. When the database cannot take a batch
+ * Invariants: the queue never holds more than `maxQueue` rows nor, beyond its newest row, more than `maxBytes` of
+ * them (when full, the oldest rows are dropped, counted and logged); one flush runs at a time; nothing is ever thrown at a caller. When the database cannot take a batch
  * (it is down, unreachable, restarting), the batch goes back to the head of the queue and is retried with a
  * growing delay: rows wait in memory, within the bound, until the database is back. A batch the database refuses
  * for its data is written row by row, and only the rows it refuses are dropped. `close()` writes whatever is
@@ -52,6 +52,13 @@ export interface RequestLogDeps<Queued = NewRequestLogRow> {
   flushIntervalMs?: number;
   /** rows held at most (GATEWAY_LOG_BUFFER_ROWS); past it the oldest is dropped (default 50,000) */
   maxQueue?: number;
+  /**
+   * bytes of queued rows held at most (GATEWAY_LOG_BUFFER_BYTES, by `sizeOf`); past it the oldest are dropped
+   * (default: no bound). Rows with their bodies are up to ~130 KB each: the row bound alone would let an outage hold
+   * gigabytes
+   */
+  maxBytes?: number;
+  sizeOf?: (row: Queued) => number;
   /** first retry delay while the database is away, doubled per failure up to `maxRetryMs` (defaults 250 and 5,000) */
   retryMs?: number;
   maxRetryMs?: number;
@@ -69,6 +76,8 @@ export interface RequestLogWriter {
   close(): Promise<void>;
   /** rows waiting in the queue */
   readonly pending: number;
+  /** bytes of those rows (by `sizeOf`) */
+  readonly queuedBytes: number;
   /** true while the database cannot take rows (they wait in the queue) */
   readonly holding: boolean;
 }
@@ -160,6 +169,7 @@ export const DISCARDING_WRITER: RequestLogWriter = {
   flush: async () => {},
   close: async () => {},
   pending: 0,
+  queuedBytes: 0,
   holding: false,
 };
 
@@ -173,6 +183,15 @@ export function createRequestLogWriter<Queued = NewRequestLogRow>(deps: RequestL
   const now = deps.now ?? Date.now;
   const timers = deps.timers ?? DEFAULT_TIMERS;
   const queue = new RingQueue<Queued>(Math.max(deps.maxQueue ?? 50_000, batchSize));
+  const maxBytes = deps.maxBytes ?? Infinity;
+  const sizeOf = deps.sizeOf ?? (() => 0);
+  /** bytes of the rows in the queue (a batch being written is not in it) */
+  let queuedBytes = 0;
+  const bytesOf = (rows: readonly Queued[]) => {
+    let sum = 0;
+    for (const row of rows) sum += sizeOf(row);
+    return sum;
+  };
   let timer: unknown;
   /** the delay `timer` was armed with: an armed immediate flush is not re-armed by every further write */
   let timerMs = -1;
@@ -215,6 +234,18 @@ export function createRequestLogWriter<Queued = NewRequestLogRow>(deps: RequestL
     }, ms);
   };
 
+  /** Past `maxBytes`, the oldest rows go (the newest always stays, whatever its size). */
+  function trimToBytes(): void {
+    let dropped = 0;
+    while (queuedBytes > maxBytes && queue.size > 1) {
+      const oldest = queue.take(1);
+      queuedBytes -= bytesOf(oldest);
+      release(oldest);
+      dropped += 1;
+    }
+    drop('queue_full', dropped);
+  }
+
   /** A batch refused for its data: row by row, so one bad row does not take the others with it. */
   async function writeRefused(batch: Queued[], error: unknown): Promise<void> {
     let failed = 0;
@@ -241,8 +272,10 @@ export function createRequestLogWriter<Queued = NewRequestLogRow>(deps: RequestL
   /** The database could not take a batch: it goes back to the head of the queue, and a retry is scheduled. */
   function hold(batch: Queued[], error: unknown): void {
     const overflow = queue.putBack(batch);
+    queuedBytes += bytesOf(batch) - bytesOf(overflow);
     release(overflow);
     drop('queue_full', overflow.length);
+    trimToBytes();
     if (outageDelay === 0) {
       outageStarted = now();
       deps.logger.error({ err: error, held: queue.size }, 'request log: the database is unavailable; rows are held in memory and retried');
@@ -263,6 +296,7 @@ export function createRequestLogWriter<Queued = NewRequestLogRow>(deps: RequestL
     for (;;) {
       const batch = queue.take(batchSize);
       if (batch.length === 0) return;
+      queuedBytes -= bytesOf(batch);
       try {
         await deps.insert(batch);
         release(batch);
@@ -301,11 +335,15 @@ export function createRequestLogWriter<Queued = NewRequestLogRow>(deps: RequestL
         drop('closed', 1);
         return;
       }
-      const dropped = queue.push(prepare(row));
+      const queued = prepare(row);
+      queuedBytes += sizeOf(queued);
+      const dropped = queue.push(queued);
       if (dropped !== undefined) {
+        queuedBytes -= sizeOf(dropped);
         release([dropped]);
         drop('queue_full', 1);
       }
+      if (queuedBytes > maxBytes) trimToBytes();
       // while the database is away the retry timer is armed: writes only queue
       if (flushing || outageDelay > 0) return;
       // a full batch goes out on the next turn of the event loop, not inside the request's own callback
@@ -324,6 +362,7 @@ export function createRequestLogWriter<Queued = NewRequestLogRow>(deps: RequestL
       }
       disarm();
       const left = queue.clear();
+      queuedBytes = 0;
       release(left);
       if (left.length > 0) {
         drop('closed', left.length);
@@ -332,6 +371,9 @@ export function createRequestLogWriter<Queued = NewRequestLogRow>(deps: RequestL
     },
     get pending() {
       return queue.size;
+    },
+    get queuedBytes() {
+      return queuedBytes;
     },
     get holding() {
       return outageDelay > 0;

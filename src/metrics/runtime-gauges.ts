@@ -10,6 +10,8 @@ import { createLabelCap } from './label-cap.ts';
 export interface RuntimeSources {
   /** rows waiting in the request log's queue (RequestLogWriter.pending) */
   requestLogPending?: () => number;
+  /** their bytes (RequestLogWriter.queuedBytes) */
+  requestLogBytes?: () => number;
   /** the upstream client's pools (UpstreamClient.poolStats) */
   upstreamPools?: () => readonly UpstreamPoolStats[];
 }
@@ -29,10 +31,18 @@ export function createRuntimeGauges(registry: Registry, options: { maxOrigins?: 
   const origins = createLabelCap(options.maxOrigins ?? DEFAULT_MAX_ORIGINS);
   new Gauge({
     name: 'gateway_request_log_queue_depth',
-    help: 'Request-log rows waiting in memory for their batch INSERT (the queue holds 10,000 at most by default)',
+    help: 'Request-log rows waiting in memory for their batch INSERT (GATEWAY_LOG_BUFFER_ROWS at most, 50,000 by default)',
     registers: [registry],
     collect() {
       if (sources.requestLogPending) this.set(sources.requestLogPending());
+    },
+  });
+  new Gauge({
+    name: 'gateway_request_log_queue_bytes',
+    help: 'Bytes of the request-log rows waiting in memory (GATEWAY_LOG_BUFFER_BYTES at most, 256 MiB by default)',
+    registers: [registry],
+    collect() {
+      if (sources.requestLogBytes) this.set(sources.requestLogBytes());
     },
   });
   new Gauge({

@@ -187,6 +187,52 @@ test('past the bound during an outage, the oldest rows are dropped, counted and 
   assert.deepEqual(written, ['trace-4', 'trace-5', 'trace-6', 'trace-7']);
 });
 
+test('past the byte bound the oldest rows go, whatever the row count; a batch put back during an outage counts again', async () => {
+  let down = false;
+  const written: string[] = [];
+  // each row weighs its number in bytes: row 5 weighs 5
+  const weight = (entry: NewRequestLogRow) => Number(entry.traceId.slice('trace-'.length));
+  const released: string[] = [];
+  const { writer, drops, clock } = harness({
+    batchSize: 3,
+    maxBytes: 10,
+    sizeOf: weight,
+    release: (rows) => released.push(...rows.map((entry) => entry.traceId)),
+    insert: async (rows) => {
+      if (down) throw new Error('Connection terminated unexpectedly');
+      written.push(...rows.map((entry) => entry.traceId));
+    },
+  });
+  writer.write(row(1));
+  writer.write(row(2));
+  assert.equal(writer.queuedBytes, 3);
+  writer.write(row(9)); // 12 bytes: row 1 goes (11), then row 2 (9)
+  assert.equal(writer.pending, 1);
+  assert.equal(writer.queuedBytes, 9);
+  assert.equal(drops.get('queue_full'), 2);
+  assert.deepEqual(released, ['trace-1', 'trace-2'], 'dropped rows are released');
+  writer.write(row(20)); // heavier than the bound alone: it stays, the others go
+  assert.equal(writer.pending, 1);
+  assert.equal(writer.queuedBytes, 20);
+  await writer.flush();
+  assert.deepEqual(written, ['trace-20']);
+  assert.equal(writer.queuedBytes, 0);
+  // an outage: the batch goes back, rows written meanwhile are weighed with it and the oldest go
+  down = true;
+  writer.write(row(3));
+  writer.write(row(4));
+  await writer.flush();
+  assert.equal(writer.queuedBytes, 7, 'the batch is counted again when it comes back');
+  writer.write(row(5)); // 12: row 3 goes
+  assert.equal(writer.queuedBytes, 9);
+  down = false;
+  clock.fire();
+  await settle();
+  await writer.flush();
+  assert.deepEqual(written, ['trace-20', 'trace-4', 'trace-5']);
+  assert.equal(writer.queuedBytes, 0);
+});
+
 test('close() during an outage keeps trying until its deadline, then counts what it drops', async () => {
   const { writer, drops } = harness({
     closeTimeoutMs: 0,
@@ -304,4 +350,12 @@ test('every row is released once, after the last statement that carried it settl
   assert.equal(drops.get('closed'), 2);
   assert.equal(released.size, 11);
   assert.ok([...released.values()].every((count) => count === 1), `each once: ${JSON.stringify([...released])}`);
+});
+
+test('GATEWAY_LOG_BUFFER_BYTES: 256 MiB by default, at least 1 MiB, an integer', async () => {
+  const { loadConfig } = await import('../../src/config/index.ts');
+  assert.equal(loadConfig({}).requestLog.bufferBytes, 256 * 1024 * 1024);
+  assert.equal(loadConfig({ GATEWAY_LOG_BUFFER_BYTES: '67108864' }).requestLog.bufferBytes, 64 * 1024 * 1024);
+  assert.throws(() => loadConfig({ GATEWAY_LOG_BUFFER_BYTES: '1000' }), /GATEWAY_LOG_BUFFER_BYTES must be an integer of at least 1048576/);
+  assert.throws(() => loadConfig({ GATEWAY_LOG_BUFFER_BYTES: '64MB' }), /GATEWAY_LOG_BUFFER_BYTES/);
 });

@@ -181,6 +181,11 @@ describe('gauges read at scrape time', () => {
     assert.equal((await samples(metrics.registry, 'gateway_request_log_queue_depth'))[0]?.value, 7);
     pending = 3;
     assert.equal((await samples(metrics.registry, 'gateway_request_log_queue_depth'))[0]?.value, 3);
+    // and its bytes
+    assert.deepEqual(await samples(metrics.registry, 'gateway_request_log_queue_bytes'), [{ value: 0, labels: {} }]);
+    metrics.runtime.watch({ requestLogBytes: () => 4096 });
+    assert.equal((await samples(metrics.registry, 'gateway_request_log_queue_bytes'))[0]?.value, 4096);
+    assert.equal((await samples(metrics.registry, 'gateway_request_log_queue_depth'))[0]?.value, 3, 'the other source stays');
   });
 
   test('upstream pools: each state by agent and origin; origins past the cap summed as "other"; closed pools disappear', async () => {
