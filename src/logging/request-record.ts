@@ -9,7 +9,7 @@ import type { HookResult } from '../guardrails/hooks.ts';
 import { costOfUsage } from '../pricing/cost.ts';
 import type { ModelPrice } from '../pricing/model-price.ts';
 import { finishedEvents, finishReasonsInJson, finishReasonsOf, finishReasonsOfChunks, responseFinishReasons } from './finish-reasons.ts';
-import { responseAtEnd, type StreamTail } from './stream-end.ts';
+import { FinalEventKeeper, responseAtEnd, type StreamTail } from './stream-end.ts';
 import { foldKeptBytes, foldKeptChunks, type KeptBytes, type KeptChunks } from './stream-fold.ts';
 import { streamTailText, usageInText, usageOf, type TokenUsage } from './usage.ts';
 
@@ -71,6 +71,8 @@ export interface RequestRecord {
    * bytes (its finish reasons and model) or a cached answer's JSON (its finish reasons)
    */
   laterFacts: ({ kind: 'stream-tail' } & StreamTail) | { kind: 'cached'; text: string } | undefined;
+  /** a relayed `/v1/responses` stream's reads from where its last event starts (its Response, for the body and spans) */
+  finalEvent: FinalEventKeeper | undefined;
   /** a relayed stream's bytes kept for its finish reasons alone (manyChoices, no body logged): the first STREAM_KEEP_BYTES */
   streamBytes: KeptBytes | undefined;
   /** every upstream try (fallbacks and retries), in order; undefined until the first one */
@@ -152,6 +154,7 @@ export function newRequestRecord(startedAt: number, route: string | undefined): 
     finishByChoice: undefined,
     manyChoices: false,
     laterFacts: undefined,
+    finalEvent: undefined,
     streamBytes: undefined,
     attempts: undefined,
     firstSendAt: undefined,
@@ -207,6 +210,7 @@ function noteFinish(record: RequestRecord, choices: readonly unknown[]): void {
 export function noteStreamBytes(record: RequestRecord | undefined, buffer: Buffer): void {
   if (!record) return;
   if (record.firstByteAt === undefined) record.firstByteAt = Date.now();
+  if (record.route === 'responses.create') (record.finalEvent ??= new FinalEventKeeper()).push(buffer);
   if (!record.logBodies) {
     if (!record.manyChoices) return;
     const kept = (record.streamBytes ??= { buffers: [], size: 0 });
@@ -258,7 +262,7 @@ export function noteStreamTail(record: RequestRecord | undefined, previous: Buff
   // the usage now (the limits settle from it when the attempt ends); the rest when the row is built
   record.usage = usageInText(text) ?? record.usage;
   // the two chunks by reference too: a Responses stream's last event carries the whole Response, often past the tail
-  record.laterFacts = { kind: 'stream-tail', text, previous, last };
+  record.laterFacts = { kind: 'stream-tail', text, previous, last, final: record.finalEvent?.reads() };
 }
 
 /** A cached answer being served: its text, for its finish reasons when the row is built. */
