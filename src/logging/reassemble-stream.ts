@@ -3,6 +3,7 @@
  * into the `chat.completion` / `text_completion` object a non-streamed request would have got. Pure; the input is
  * either canonical chunk objects or the raw SSE text of a relayed stream.
  */
+import { TextLimit } from '../core/text-limit.ts';
 
 interface ChoiceState {
   index: number;
@@ -69,10 +70,16 @@ export class ChunkFolder {
   private head: Json | undefined;
   private usage: unknown;
   private textCompletion = false;
-  private kept = 0;
-  overflowed = false;
+  private readonly text: TextLimit;
 
-  constructor(private readonly limit = Infinity) {}
+  constructor(limit = Infinity) {
+    this.text = new TextLimit(limit);
+  }
+
+  /** some text was left out (the limit) */
+  get overflowed(): boolean {
+    return this.text.overflowed;
+  }
 
   /** whether any chunk so far was an OpenAI chunk (one with a `choices` list) */
   get folding(): boolean {
@@ -81,15 +88,7 @@ export class ChunkFolder {
 
   /** `text` as far as the limit lets it in */
   admit(text: string): string {
-    const room = this.limit - this.kept;
-    if (text.length <= room) {
-      this.kept += text.length;
-      return text;
-    }
-    this.overflowed = true;
-    if (room <= 0) return '';
-    this.kept = this.limit;
-    return text.slice(0, room);
+    return this.text.admit(text);
   }
 
   add(chunk: unknown): void {

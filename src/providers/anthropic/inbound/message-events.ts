@@ -5,6 +5,7 @@
  * stop reason and usage, message_stop). Thinking and its signature, tool input and citations come back exactly.
  * https://docs.anthropic.com/en/docs/build-with-claude/streaming
  */
+import { TextLimit } from '../../../core/text-limit.ts';
 import type { DeltaShape } from '../../shared/delta-shape.ts';
 import { isRecord, type JsonRecord } from '../../shared/json.ts';
 
@@ -72,21 +73,19 @@ export class MessageAssembler {
   private stopped = false;
   /** an event that cannot be assembled (an error, an unknown event or delta, a delta without its block) */
   private broken = false;
-  private kept = 0;
-  overflowed = false;
+  private readonly text: TextLimit;
+  private readonly admit: (text: string) => string;
 
-  constructor(private readonly limit = Infinity) {}
+  constructor(limit = Infinity) {
+    const text = new TextLimit(limit);
+    this.text = text;
+    this.admit = (piece) => text.admit(piece);
+  }
 
-  private readonly admit = (text: string): string => {
-    const room = this.limit - this.kept;
-    if (text.length <= room) {
-      this.kept += text.length;
-      return text;
-    }
-    this.overflowed = true;
-    this.kept = Math.max(this.kept, this.limit);
-    return room > 0 ? text.slice(0, room) : '';
-  };
+  /** some text or thinking was left out (the limit) */
+  get overflowed(): boolean {
+    return this.text.overflowed;
+  }
 
   add(event: unknown): void {
     if (this.broken) return;
