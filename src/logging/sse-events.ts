@@ -257,8 +257,18 @@ function readData(data: string, reading: Reading, completionChunks: boolean): bo
 
 const NONE: readonly unknown[] = Object.freeze([]);
 
-/** The events read so far, handed over (no new array while there are none: a relayed stream asks at every event). */
-function takeOut(reading: Reading): readonly unknown[] {
+/**
+ * A run of merged events still open is closed when it has this many pieces and the events are taken: what a
+ * reader holds stays bounded however long a run of deltas goes on (its text is then the taker's to bound).
+ */
+const RUN_PIECES = 256;
+
+/**
+ * The events read so far, handed over (no new array while there are none: a relayed stream asks at every event).
+ * `closeRun`: an open run of merged events is closed and handed over too (else only when it is RUN_PIECES long).
+ */
+function takeOut(reading: Reading, closeRun = false): readonly unknown[] {
+  if (reading.run !== undefined && reading.run.length > 0 && (closeRun || reading.run.length >= RUN_PIECES)) mergeRun(reading);
   return reading.out.length === 0 ? NONE : takeAll(reading);
 }
 
@@ -377,8 +387,9 @@ export class SsePieceReader {
     return true;
   }
 
+  /** the events read so far, an open run of merged events closed and handed over with them */
   take(): readonly unknown[] {
-    return takeOut(this.reading);
+    return takeOut(this.reading, true);
   }
 
   /** after `end()`: the events not taken yet */

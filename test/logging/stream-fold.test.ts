@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { responseBodyText } from '../../src/logging/log-bodies.ts';
 import { ChunkFolder, reassembleChunks } from '../../src/logging/reassemble-stream.ts';
 import { answerFacts, newRequestRecord, noteChunk, noteStreamBytes, noteStreamTail, STREAM_KEEP_BYTES } from '../../src/logging/request-record.ts';
-import { SsePieceReader, sseObjects } from '../../src/logging/sse-events.ts';
+import { CHAT_DELTA, eventReader, SsePieceReader, sseObjects } from '../../src/logging/sse-events.ts';
 import { FOLDED_TEXT_LIMIT } from '../../src/logging/stream-fold.ts';
 
 type Answer = { choices: Array<{ index: number; message: { content: string; tool_calls?: Array<{ function: { arguments: string } }> }; finish_reason: string | null }>; usage?: unknown };
@@ -153,4 +153,27 @@ test('the SSE reader read in parts: events taken as they come, a line cut betwee
   const other = new SsePieceReader({ completionChunks: true });
   assert.equal(other.push('data: {"type":"message_start"}\n\n'), false);
   assert.equal(other.end(), false);
+});
+
+test('a run of merged deltas is not held open without bound: the fold closes it at each part, the event reader at 256 pieces', () => {
+  const deltas = words(600).map((word) => `data: ${JSON.stringify(chunk(word))}\n\n`);
+  const reader = new SsePieceReader({ merged: true, completionChunks: true });
+  reader.push(deltas.slice(0, 300).join(''));
+  const first = reader.take();
+  // the first event (the template) parsed, then the 299 after it as one merged event, closed now rather than held
+  assert.equal(first.length, 2);
+  assert.equal((reassembleChunks(first) as Answer).choices[0]!.message.content, words(300).join(''));
+  reader.push(deltas.slice(300).join(''));
+  assert.equal((reassembleChunks(reader.take()) as Answer).choices[0]!.message.content, words(600).slice(300).join(''));
+  // the event reader (a relayed Messages stream's, taken at every event) closes a run once it has 256 pieces
+  const events = eventReader(CHAT_DELTA, { merged: true });
+  const taken: unknown[] = [];
+  for (const delta of deltas) {
+    events.read(delta.slice('data: '.length));
+    taken.push(...events.take());
+  }
+  assert.equal(taken.length, 3, 'the template, then two runs of 256 pieces closed as they filled');
+  const rest = events.events();
+  assert.equal(rest.length, 1, 'the last 87 pieces, closed at the end');
+  assert.equal((reassembleChunks([...taken, ...rest]) as Answer).choices[0]!.message.content, words(600).join(''));
 });
