@@ -4,7 +4,8 @@
  * rows are waiting. Nothing here runs on a request's path but `write()`, which only enqueues.
  *
  * Invariants: the queue never holds more than `maxQueue` rows nor, beyond its newest row, more than `maxBytes` of
- * them (when full, the oldest rows are dropped, counted and logged); one flush runs at a time; nothing is ever thrown at a caller. When the database cannot take a batch
+ * them (when full, the oldest rows are dropped, counted and logged); one flush runs at a time; nothing is ever
+ * thrown at a caller. When the database cannot take a batch
  * (it is down, unreachable, restarting), the batch goes back to the head of the queue and is retried with a
  * growing delay: rows wait in memory, within the bound, until the database is back. A batch the database refuses
  * for its data is written row by row, and only the rows it refuses are dropped. `close()` writes whatever is

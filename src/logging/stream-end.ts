@@ -43,8 +43,12 @@ export class FinalEventKeeper {
   push(buffer: Buffer): void {
     if (this.kept) {
       this.size += buffer.length;
-      if (this.size > FINAL_EVENT_KEEP_BYTES) this.over = true;
-      else this.kept.push(buffer);
+      if (this.size <= FINAL_EVENT_KEEP_BYTES) this.kept.push(buffer);
+      else if (!this.over) {
+        // past the bound: nothing of it will be read, so nothing of it is held
+        this.over = true;
+        this.kept = [];
+      }
       return;
     }
     if (FINAL_EVENTS.some((name) => buffer.includes(name))) {

@@ -49,18 +49,24 @@ test('assembled as events come, in any split; past its limit of text and thinkin
     for (let at = 0; at < events.length; at += split) for (const event of events.slice(at, at + split)) assembler.add(event);
     assert.deepEqual(assembler.message(), MESSAGE, `parts of ${split}`);
   }
-  // 'Hmm.' (thinking) and 'Sunny.' (text) are 10 characters: a limit of 6 keeps 'Hmm.' and 'Su'
-  const limited = new MessageAssembler(6);
-  for (const event of events) limited.add(event);
+  // 'Hmm.' (thinking) 4, the web search's input 19, 'Sunny.' 6, the tool's input 29: 58 characters in all
+  const assembled = (message: typeof MESSAGE, limit: number) => {
+    const assembler = new MessageAssembler(limit);
+    for (const event of messageEvents(message)) assembler.add(event);
+    return assembler;
+  };
+  // without the last tool block, a limit of 25 keeps 'Su' of the text
+  const limited = assembled({ ...MESSAGE, content: MESSAGE.content.slice(0, 5), stop_reason: 'end_turn' }, 25);
   assert.equal(limited.overflowed, true);
   const message = limited.message() as { content: Array<Record<string, unknown>> };
   assert.equal(message.content[0]!.thinking, 'Hmm.');
   assert.equal(message.content[0]!.signature, 'EqQB+/sig==', 'a signature is kept whole');
+  assert.deepEqual(message.content[2]!.input, { query: 'weather' });
   assert.equal(message.content[4]!.text, 'Su');
-  assert.deepEqual(message.content[5]!.input, { city: 'Paris', days: [1, 2] });
-  const roomy = new MessageAssembler(10);
-  for (const event of events) roomy.add(event);
-  assert.equal(roomy.overflowed, false);
+  // a tool's input past the limit would be no input: the Message is not assembled (the log keeps the events)
+  assert.equal(assembled(MESSAGE, 57).message(), undefined);
+  assert.equal(assembled(MESSAGE, 58).overflowed, false);
+  assert.deepEqual(assembled(MESSAGE, 58).message(), MESSAGE);
   // a broken event ends the assembly, whatever comes after it
   const broken = new MessageAssembler();
   for (const event of [...events.slice(0, 3), { type: 'error', error: { type: 'overloaded_error' } }, ...events.slice(3)]) broken.add(event);

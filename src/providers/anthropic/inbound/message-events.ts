@@ -45,9 +45,13 @@ function applyDelta(state: BlockState, delta: JsonRecord, admit: (text: string) 
       return append('thinking', delta.thinking);
     case 'signature_delta':
       return append('signature', delta.signature, false);
-    case 'input_json_delta':
-      state.json = (state.json ?? '') + (typeof delta.partial_json === 'string' ? delta.partial_json : '');
+    case 'input_json_delta': {
+      // tool input counts too; cut, it would be no input: the Message is then not assembled (its events are kept)
+      const piece = typeof delta.partial_json === 'string' ? delta.partial_json : '';
+      if (admit(piece).length < piece.length) throw new Error('tool input past the limit');
+      state.json = (state.json ?? '') + piece;
       return;
+    }
     case 'citations_delta':
       block.citations = [...(Array.isArray(block.citations) ? block.citations : []), delta.citation];
       return;
