@@ -32,28 +32,41 @@ interface BlockState {
   json: string | undefined;
 }
 
-function applyDelta(state: BlockState, delta: JsonRecord, admit: (text: string) => string): void {
+function applyDelta(state: BlockState, delta: JsonRecord, limit: TextLimit): void {
   const block = state.block;
-  // text and thinking count against the limit; a signature is kept whole (a part of one would be no signature)
-  const append = (field: string, piece: unknown, limited = true) => {
-    if (typeof piece === 'string') block[field] = `${typeof block[field] === 'string' ? (block[field] as string) : ''}${limited ? admit(piece) : piece}`;
+  const append = (field: string, piece: string) => {
+    block[field] = `${typeof block[field] === 'string' ? (block[field] as string) : ''}${piece}`;
+  };
+  // a piece that would be no piece at all if cut (a signature, a tool's input, a citation) counts against the limit
+  // whole; past it the Message is not assembled (the log keeps its first events instead)
+  const whole = (length: number) => {
+    if (!limit.fits(length)) throw new Error('past the limit');
   };
   switch (delta.type) {
     case 'text_delta':
-      return append('text', delta.text);
+      if (typeof delta.text === 'string') append('text', limit.admit(delta.text));
+      return;
     case 'thinking_delta':
-      return append('thinking', delta.thinking);
+      if (typeof delta.thinking === 'string') append('thinking', limit.admit(delta.thinking));
+      return;
     case 'signature_delta':
-      return append('signature', delta.signature, false);
+      if (typeof delta.signature === 'string') {
+        whole(delta.signature.length);
+        append('signature', delta.signature);
+      }
+      return;
     case 'input_json_delta': {
-      // tool input counts too; cut, it would be no input: the Message is then not assembled (its events are kept)
       const piece = typeof delta.partial_json === 'string' ? delta.partial_json : '';
-      if (admit(piece).length < piece.length) throw new Error('tool input past the limit');
+      whole(piece.length);
       state.json = (state.json ?? '') + piece;
       return;
     }
     case 'citations_delta':
-      block.citations = [...(Array.isArray(block.citations) ? block.citations : []), delta.citation];
+      if (limit.bounded) whole(JSON.stringify(delta.citation ?? null).length);
+      // the block's own list (content_block_start's was copied), added to in place: a long list is not copied anew
+      // for each citation
+      if (!Array.isArray(block.citations)) block.citations = [];
+      (block.citations as unknown[]).push(delta.citation);
       return;
     default:
       // a delta this gateway does not know: the block cannot be rebuilt exactly
@@ -66,10 +79,15 @@ function finished(state: BlockState): JsonRecord {
   return { ...state.block, input: state.json.trim() === '' ? {} : (JSON.parse(state.json) as unknown) };
 }
 
+/** blocks a Message is assembled with at most (Anthropic's have a handful; a stream of more is logged as events) */
+const MAX_BLOCKS = 4096;
+
 /**
  * A native Messages stream's events (parsed objects) assembled as they are added, into the Message they carry.
- * `limit`: the characters of text and thinking kept at most (the request log folds a stream of any length into a
- * bounded Message); `overflowed` says some was left out.
+ * `limit`: the characters kept at most (the request log folds a stream of any length into a bounded Message). Text
+ * and thinking past it are cut, and `overflowed` says so. What cannot be cut counts whole: a signature, a tool's
+ * input, a citation, a block as it starts (JSON characters); one past the limit leaves the Message unassembled.
+ * At most MAX_BLOCKS blocks are assembled.
  */
 export class MessageAssembler {
   private current: JsonRecord | undefined;
@@ -78,12 +96,9 @@ export class MessageAssembler {
   /** an event that cannot be assembled (an error, an unknown event or delta, a delta without its block) */
   private broken = false;
   private readonly text: TextLimit;
-  private readonly admit: (text: string) => string;
 
   constructor(limit = Infinity) {
-    const text = new TextLimit(limit);
-    this.text = text;
-    this.admit = (piece) => text.admit(piece);
+    this.text = new TextLimit(limit);
   }
 
   /** some text or thinking was left out (the limit) */
@@ -108,14 +123,19 @@ export class MessageAssembler {
         if (!isRecord(event.message)) return false;
         this.current = { ...event.message };
         return true;
-      case 'content_block_start':
-        if (!isRecord(event.content_block)) return false;
-        this.blocks.set(index, { block: { ...event.content_block }, json: undefined });
+      case 'content_block_start': {
+        const start = event.content_block;
+        if (!isRecord(start) || (!this.blocks.has(index) && this.blocks.size >= MAX_BLOCKS)) return false;
+        if (this.text.bounded && !this.text.fits(JSON.stringify(start).length)) return false;
+        const block = { ...start };
+        if (Array.isArray(block.citations)) block.citations = [...(block.citations as unknown[])];
+        this.blocks.set(index, { block, json: undefined });
         return true;
+      }
       case 'content_block_delta': {
         const state = this.blocks.get(index);
         if (!state || !isRecord(event.delta)) return false;
-        applyDelta(state, event.delta, this.admit);
+        applyDelta(state, event.delta, this.text);
         return true;
       }
       case 'message_delta': {
