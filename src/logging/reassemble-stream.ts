@@ -22,14 +22,11 @@ export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function choiceOf(choices: Map<number, ChoiceState>, index: number): ChoiceState {
-  let state = choices.get(index);
-  if (!state) {
-    state = { index, role: undefined, content: '', text: '', reasoning: '', toolCalls: new Map(), finishReason: null, hasText: false };
-    choices.set(index, state);
-  }
-  return state;
-}
+/**
+ * Choices and tool calls an answer is folded with at most, all together (OpenAI's `n` is at most 128; a stream naming
+ * more is not an answer any client asked for): one past it is left out, and the answer marked as cut.
+ */
+export const MAX_FOLDED_PARTS = 4096;
 
 /** One choice's delta folded in; its text goes through the folder's limit (`admit`). */
 function foldDelta(state: ChoiceState, delta: Json, folder: ChunkFolder): void {
@@ -40,11 +37,15 @@ function foldDelta(state: ChoiceState, delta: Json, folder: ChunkFolder): void {
   for (const call of delta.tool_calls) {
     if (!isObject(call)) continue;
     const at = typeof call.index === 'number' ? call.index : state.toolCalls.size;
-    const known = state.toolCalls.get(at) ?? { function: { name: '', arguments: '' } };
+    let known = state.toolCalls.get(at);
+    if (!known) {
+      if (!folder.newPart()) continue;
+      known = { function: { name: '', arguments: '' } };
+    }
     if (typeof call.id === 'string') known.id = call.id;
     if (typeof call.type === 'string') known.type = call.type;
     const fn = isObject(call.function) ? call.function : {};
-    if (typeof fn.name === 'string') known.function.name += fn.name;
+    if (typeof fn.name === 'string') known.function.name += folder.admit(fn.name);
     if (typeof fn.arguments === 'string') known.function.arguments += folder.admit(fn.arguments);
     state.toolCalls.set(at, known);
   }
@@ -63,7 +64,8 @@ function choiceView(state: ChoiceState): Json {
 /**
  * Chunks folded into one answer as they are added: a stream's chunks can be given in parts (the request log folds a
  * long stream a part at a time, so it never holds the whole stream), and `answer()` is what they fold into so far.
- * `limit`: the characters of text (contents, reasoning, tool arguments) kept at most; `overflowed` says some was left out.
+ * `limit`: the characters of text (contents, reasoning, tool names and arguments) kept at most; `overflowed` says some
+ * was left out (text past the limit, or choices and tool calls past MAX_FOLDED_PARTS).
  */
 export class ChunkFolder {
   private readonly choices = new Map<number, ChoiceState>();
@@ -71,6 +73,7 @@ export class ChunkFolder {
   private usage: unknown;
   private textCompletion = false;
   private readonly text: TextLimit;
+  private parts = 0;
 
   constructor(limit = Infinity) {
     this.text = new TextLimit(limit);
@@ -91,6 +94,25 @@ export class ChunkFolder {
     return this.text.admit(text);
   }
 
+  /** room for one more choice or tool call: false (and the answer marked as cut) past MAX_FOLDED_PARTS */
+  newPart(): boolean {
+    if (this.parts >= MAX_FOLDED_PARTS) {
+      this.text.leaveOut();
+      return false;
+    }
+    this.parts += 1;
+    return true;
+  }
+
+  private choice(index: number): ChoiceState | undefined {
+    let state = this.choices.get(index);
+    if (!state && this.newPart()) {
+      state = { index, role: undefined, content: '', text: '', reasoning: '', toolCalls: new Map(), finishReason: null, hasText: false };
+      this.choices.set(index, state);
+    }
+    return state;
+  }
+
   add(chunk: unknown): void {
     if (!isObject(chunk) || !Array.isArray(chunk.choices)) {
       if (isObject(chunk) && isObject(chunk.usage)) this.usage = chunk.usage;
@@ -101,7 +123,8 @@ export class ChunkFolder {
     if (isObject(chunk.usage)) this.usage = chunk.usage;
     for (const choice of chunk.choices) {
       if (!isObject(choice)) continue;
-      const state = choiceOf(this.choices, typeof choice.index === 'number' ? choice.index : 0);
+      const state = this.choice(typeof choice.index === 'number' ? choice.index : 0);
+      if (!state) continue;
       if (typeof choice.text === 'string') {
         state.text += this.admit(choice.text);
         state.hasText = true;

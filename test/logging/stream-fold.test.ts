@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { responseBodyText } from '../../src/logging/log-bodies.ts';
-import { ChunkFolder, reassembleChunks } from '../../src/logging/reassemble-stream.ts';
+import { ChunkFolder, MAX_FOLDED_PARTS, reassembleChunks } from '../../src/logging/reassemble-stream.ts';
 import { answerFacts, newRequestRecord, noteChunk, noteStreamBytes, noteStreamTail, STREAM_KEEP_BYTES } from '../../src/logging/request-record.ts';
 import { CHAT_DELTA, eventReader, SsePieceReader, sseObjects } from '../../src/logging/sse-events.ts';
 import { FOLDED_TEXT_LIMIT } from '../../src/logging/stream-fold.ts';
@@ -137,6 +137,26 @@ test('the folder keeps text up to its limit across contents, reasoning and tool 
     for (let at = 0; at < chunks.length; at += split) parts.addAll(chunks.slice(at, at + split));
     assert.deepEqual(parts.answer(), reassembleChunks(chunks));
   }
+});
+
+test('choices and tool calls past the folder\'s count are left out and the answer marked as cut; tool names count as text', () => {
+  const call = (index: number, name = 'f') => ({ ...chunk(''), choices: [{ index: 0, delta: { tool_calls: [{ index, id: `c${index}`, type: 'function', function: { name, arguments: '{}' } }] }, finish_reason: null }] });
+  const folder = new ChunkFolder();
+  for (let index = 0; index < MAX_FOLDED_PARTS - 1; index += 1) folder.add(call(index));
+  assert.equal(folder.overflowed, false, 'one choice and the rest tool calls: at the count, nothing left out');
+  folder.add(call(0, 'g'));
+  assert.equal(folder.overflowed, false, 'a known tool call goes on');
+  folder.add(chunk('x', null, 1));
+  folder.add(call(MAX_FOLDED_PARTS));
+  assert.equal(folder.overflowed, true);
+  const answer = folder.answer() as Answer & { choices: Array<{ message: { tool_calls: Array<{ function: { name: string } }> } }> };
+  assert.equal(answer.choices.length, 1, 'the second choice past the count');
+  assert.equal(answer.choices[0]!.message.tool_calls.length, MAX_FOLDED_PARTS - 1);
+  assert.equal(answer.choices[0]!.message.tool_calls[0]!.function.name, 'fg');
+  const named = new ChunkFolder(3);
+  named.add(call(0, 'long_name'));
+  assert.equal(named.overflowed, true);
+  assert.equal((named.answer() as typeof answer).choices[0]!.message.tool_calls[0]!.function.name, 'lon');
 });
 
 test('the SSE reader read in parts: events taken as they come, a line cut between parts kept whole, the first event alone judged', () => {
