@@ -31,7 +31,8 @@ import { noteResponse } from '../logging/request-record.ts';
 import { callWithRetries } from './steps/upstream-call.ts';
 import { noteEmbeddingCost, noteLeftAttempt, notePrice, type CostDeps } from './steps/cost.ts';
 import { requestRateLimits, type RateLimitDeps, type RequestRateLimits } from './steps/rate-limits.ts';
-import { requestBudgets, type BudgetDeps, type RequestBudgets } from './steps/budgets.ts';
+import type { LimitError } from '../limits/limit-error.ts';
+import { requestBudgets, type AttemptBudget, type BudgetAttempt, type BudgetDeps, type RequestBudgets } from './steps/budgets.ts';
 
 export interface PipelineDeps extends TargetDeps, SavedProviderDeps, Omit<PlanDeps, 'random'>, GuardDeps, CacheLookupDeps, RateLimitDeps, CostDeps, BudgetDeps, Pick<FinishDeps, 'cacheForm'> {
   upstream: UpstreamClient;
@@ -134,6 +135,31 @@ function fallBack(plan: Plan, index: number, failure: number, error: Error): Att
   return { next };
 }
 
+/**
+ * The rate limits' verdict, with the budgets' reservation made beside it (when the attempt consults no cache first):
+ * with Redis each is a round trip to the counter store, and asked for together they overlap instead of following one
+ * another. The rate limits' refusal still comes first, as when the two are asked in turn; a reservation made for an
+ * attempt they refuse is given back at once. docs/decisions.md, "Rate limits and budgets asked for together".
+ */
+async function besideReservation(checking: Promise<LimitError | undefined>, reserving: Promise<AttemptBudget> | undefined): Promise<LimitError | undefined> {
+  // handled now: a reservation that fails while the verdict is awaited is not an unhandled rejection (it is
+  // awaited, and thrown, when the attempt goes on)
+  reserving?.catch(() => undefined);
+  let limited: LimitError | undefined;
+  try {
+    limited = await checking;
+  } catch (error) {
+    giveBack(reserving);
+    throw error;
+  }
+  if (limited) giveBack(reserving);
+  return limited;
+}
+
+function giveBack(reserving: Promise<AttemptBudget> | undefined): void {
+  reserving?.then((budget) => budget.release(), () => undefined);
+}
+
 async function runAttempt(state: RequestState, index: number): Promise<AttemptEnd> {
   const { base, headers, io, deps, requestPlan } = state;
   const { plan, workspace, savedConfig } = requestPlan;
@@ -162,13 +188,17 @@ async function runAttempt(state: RequestState, index: number): Promise<AttemptEn
   const { adapter, target, call, savedProvider } = await resolveAttemptTarget(attemptHeaders, guarded.call, io.principal, deps);
   noteAttempt(io.record, adapter.name, call.body);
   noteSavedProvider(io.record, savedProvider);
+  const budgetAttempt: BudgetAttempt = { call, provider: adapter.name, providerSlug: attemptHeaders.providerSlug, savedProvider };
+  // usage limits: an estimate reserved in every budget before the call, settled from its answer (steps/budgets.ts).
+  // An attempt without a cache to consult first asks for it beside the rate limits' verdict (overlapped).
+  const reserving = attempt.target.cache ? undefined : state.budgets.reserve(budgetAttempt);
   // before anything reaches a provider (the semantic cache's embedding call included); a refusal may fall back
-  const limited = await state.rateLimits.check({ provider: adapter.name, providerSlug: attemptHeaders.providerSlug, providerRecord: savedProvider });
+  const limited = await besideReservation(state.rateLimits.check({ provider: adapter.name, providerSlug: attemptHeaders.providerSlug, providerRecord: savedProvider }), reserving);
   if (limited) return fallBack(plan, index, limited.status, limited);
   // the embedding call's cost joins the request's and is charged to its budgets
   const onEmbedded = attempt.target.cache && (async (spend: Parameters<typeof noteEmbeddingCost>[1]) => {
     await noteEmbeddingCost(io.record, spend, io.principal, deps);
-    await state.budgets.chargeEmbedding({ call, provider: adapter.name, providerSlug: attemptHeaders.providerSlug, savedProvider }, spend);
+    await state.budgets.chargeEmbedding(budgetAttempt, spend);
   });
   const cache = attempt.target.cache && (await lookupAttemptCache(attempt.target.cache, { call, provider: adapter.name, headers: attemptHeaders, clientGone: io.clientGone }, deps, onEmbedded));
   const optionPath = requestPlan.configured ? attempt.path : undefined;
@@ -196,8 +226,7 @@ async function runAttempt(state: RequestState, index: number): Promise<AttemptEn
     await notePrice(io.record, outcome, io.principal, deps);
     return { outcome };
   }
-  // usage limits: an estimate reserved in every budget before the call, settled from its answer (steps/budgets.ts)
-  const budget = await state.budgets.reserve({ call, provider: adapter.name, providerSlug: attemptHeaders.providerSlug, savedProvider });
+  const budget = await (reserving ?? state.budgets.reserve(budgetAttempt));
   if (budget.refused) return fallBack(plan, index, budget.refused.status, budget.refused);
   const options: UpstreamCallOptions = { headers: attemptHeaders, clientHeaders: io.clientHeaders, clientGone: io.clientGone, allowlist: deps.allowlist, ...(deps.lookup ? { lookup: deps.lookup } : {}) };
   const tried = await budget.track(callWithRetries(
