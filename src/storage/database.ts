@@ -7,7 +7,8 @@ import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { prestartPgliteWorker, startPgliteWorker, type PgliteThreadClient, type PgliteWorkerClient } from './pglite-worker/client.ts';
 import { restartWhenIdle, type IdleRestartOptions } from './pglite-worker/idle-restart.ts';
-import { joinedParameter, type BinaryParameter, type PreparedStatement } from './pglite-worker/extended-protocol.ts';
+import type { BinaryParameter, PreparedStatement } from './extended-protocol.ts';
+import { runStatement } from './postgres-statement.ts';
 import type { WorkerStart } from './pglite-worker/protocol.ts';
 import * as schema from './schema.ts';
 
@@ -67,8 +68,8 @@ async function openPostgres(url: string): Promise<Database> {
     kind: 'postgres',
     db,
     async execPrepared(statement, params) {
-      // node-postgres prepares a named statement on each pooled connection the first time it runs there
-      await pool.query({ name: statement.name, text: statement.text, values: params.map(joinedParameter) });
+      // prepared on each pooled connection the first time it runs there; the parameters' chunks written as they are
+      await runStatement(pool, statement, params);
     },
     async ping() {
       await db.execute(sql`select 1`);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SharedMessageBuffer } from '../../src/storage/pglite-worker/message-buffer.ts';
-import { bindExecuteMessage, joinedParameter } from '../../src/storage/pglite-worker/extended-protocol.ts';
+import { bindExecuteMessage, joinedParameter } from '../../src/storage/extended-protocol.ts';
 
 test('one shared memory is reused from message to message, grown with room to spare when a message outgrows it', () => {
   const messages = new SharedMessageBuffer(1024 * 1024);

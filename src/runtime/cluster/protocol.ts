@@ -3,7 +3,7 @@
  * when no external service is configured: the embedded database and the in-process key-value store.
  * Sent over the cluster's IPC channel with `serialization: 'advanced'` (structured clone: Dates, Buffers, BigInts).
  */
-import type { BinaryParameter } from '../../storage/pglite-worker/extended-protocol.ts';
+import type { BinaryParameter } from '../../storage/extended-protocol.ts';
 import type { SerializedError } from '../../storage/pglite-worker/protocol.ts';
 
 export type DatabaseRequest =

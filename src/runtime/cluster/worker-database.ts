@@ -4,7 +4,7 @@
  * `begin` to `end`: other workers' calls wait for it, as on PGlite's single connection.
  */
 import type { PgliteTransactionClient, PgliteWorkerClient } from '../../storage/pglite-worker/client.ts';
-import { joinedParameter } from '../../storage/pglite-worker/extended-protocol.ts';
+import { joinedParameter } from '../../storage/extended-protocol.ts';
 import type { WorkerChannel } from './worker-channel.ts';
 
 type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: Record<string, unknown> };

@@ -7,7 +7,7 @@
  * PGlite, a query on the outer client from inside a transaction's callback would wait for the transaction.)
  */
 import { Worker } from 'node:worker_threads';
-import { bindExecuteMessage, type BinaryParameter, type PreparedStatement } from './extended-protocol.ts';
+import { bindExecuteMessage, type BinaryParameter, type PreparedStatement } from '../extended-protocol.ts';
 import { SharedMessageBuffer } from './message-buffer.ts';
 import { type SerializedError, type WorkerReply, type WorkerRequest, type WorkerStart } from './protocol.ts';
 

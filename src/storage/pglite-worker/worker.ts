@@ -7,7 +7,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types, type SerializerOptions } from '@electric-sql/pglite';
-import { parseMessage } from './extended-protocol.ts';
+import { parseMessage } from '../extended-protocol.ts';
 import { seedFromTemplate } from './template.ts';
 import { type SerializedError, type WorkerReply, type WorkerRequest, type WorkerStart } from './protocol.ts';
 
